@@ -1,0 +1,75 @@
+"""Reads: what a player may see of challenges and attempts."""
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
+
+from games.registry import engine
+
+from . import days
+from .models import Attempt, DailyChallenge
+
+
+def challenge_public(challenge: DailyChallenge, *, now: dt.datetime | None = None) -> dict:
+    """The seed appears only once the day has closed."""
+    data = {
+        "date": challenge.date.isoformat(),
+        "game": challenge.game,
+        "commitment": challenge.commitment,
+        "rules_version": challenge.rules_version,
+        "closes_at": challenge.closes_at.isoformat(),
+    }
+    if (now or timezone.now()) >= challenge.closes_at:
+        data["seed"] = challenge.seed
+    return data
+
+
+def attempt_view(attempt: Attempt, state=None, *, events=None) -> dict:
+    """The player's view of an attempt (seat 0 only: nothing of the opponent's hand or the lake)."""
+    from leaderboard.selectors import result_rank
+
+    game = engine(attempt.challenge.game)
+    if state is None:
+        from .services import attempt_state
+
+        state = attempt_state(attempt)
+    view = {
+        "id": attempt.pk,
+        "status": attempt.status,
+        "date": attempt.challenge.date.isoformat(),
+        "ranked": attempt.ranked,
+        "move": len(attempt.moves),
+        **game.view(state, 0),
+    }
+    if attempt.status == Attempt.Status.REJECTED:
+        view["reject_reason"] = attempt.reject_reason
+    if attempt.status == Attempt.Status.VERIFIED:
+        result = getattr(attempt, "result", None)
+        if result is not None:
+            view["result"] = {
+                "score": result.score,
+                "player_pairs": result.player_pairs,
+                "opponent_pairs": result.opponent_pairs,
+                "asks": result.asks,
+                "rank": result_rank(result),
+                "disqualified": result.disqualified,
+            }
+    if events is not None:
+        view["events"] = [game.event_view(e, 0) for e in events]
+    return view
+
+
+def player_attempts(*, player) -> list[Attempt]:
+    return list(Attempt.objects.filter(player=player).select_related("challenge").order_by("-challenge__date", "-id"))
+
+
+def parse_day(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def is_today(day: dt.date) -> bool:
+    return day == days.today()

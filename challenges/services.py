@@ -1,0 +1,251 @@
+"""Writes. Views and tasks call these; every state is derived from seed + asks."""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+import re
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models.functions import Lower
+from django.utils import timezone
+from rest_framework import status
+
+from config.errors import ApiError
+from games.base import GameError, ReplayError
+from games.registry import engine
+
+from . import days
+from .models import Attempt, DailyChallenge, Player
+
+log = logging.getLogger(__name__)
+
+DAILY_GAME = "peche"
+NAME_RE = re.compile(r"^[^\W_](?:[\w .'-]{0,22}[^\W_])?$")
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# --- challenges --------------------------------------------------------------------
+
+def challenge_for_day(*, day: dt.date, game: str = DAILY_GAME) -> DailyChallenge:
+    """The day's challenge, created on first request (two racing requests get one row)."""
+    found = DailyChallenge.objects.filter(game=game, date=day).first()
+    if found:
+        return found
+    version = engine(game).rules_version
+    seed = days.daily_seed(game, day, version)
+    try:
+        with transaction.atomic():
+            return DailyChallenge.objects.create(
+                game=game, date=day, seed=seed, commitment=days.commitment(seed),
+                rules_version=version, closes_at=days.closes_at(day),
+            )
+    except IntegrityError:
+        return DailyChallenge.objects.get(game=game, date=day)
+
+
+def ensure_upcoming_challenges(*, now: dt.datetime | None = None) -> list[DailyChallenge]:
+    """Today's and tomorrow's challenges exist (run by beat ahead of time)."""
+    day = days.today(now)
+    return [challenge_for_day(day=day), challenge_for_day(day=day + dt.timedelta(days=1))]
+
+
+# --- players -----------------------------------------------------------------------
+
+def clean_name(name: Any) -> str:
+    if not isinstance(name, str):
+        raise ApiError("bad_name", "the name must be a string")
+    name = " ".join(name.split())
+    if not 2 <= len(name) <= 24:
+        raise ApiError("bad_name", "a name has 2 to 24 characters")
+    if not NAME_RE.match(name):
+        raise ApiError("bad_name", "letters, digits, spaces and . ' - only; start and end with a letter or digit")
+    return name
+
+
+def player_create(*, name: Any) -> tuple[Player, str]:
+    """A named guest player; returns the player and its token (shown once)."""
+    name = clean_name(name)
+    if Player.objects.annotate(lname=Lower("name")).filter(lname=name.lower()).exists():
+        raise ApiError("name_taken", "this name is already taken", status.HTTP_409_CONFLICT)
+    token = secrets.token_urlsafe(32)
+    user_model = get_user_model()
+    try:
+        with transaction.atomic():
+            user = user_model.objects.create(username=f"p_{secrets.token_hex(10)}")
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+            player = Player.objects.create(user=user, name=name, token_hash=hash_token(token))
+    except IntegrityError:
+        raise ApiError("name_taken", "this name is already taken", status.HTTP_409_CONFLICT) from None
+    return player, token
+
+
+def player_set_password(*, player: Player, password: Any) -> None:
+    from django.contrib.auth.password_validation import validate_password
+    from django.core.exceptions import ValidationError
+
+    if not isinstance(password, str) or len(password) > 128:
+        raise ApiError("bad_password", "the password must be a string of at most 128 characters")
+    try:
+        validate_password(password, player.user)
+    except ValidationError as exc:
+        raise ApiError("bad_password", " ".join(exc.messages)) from None
+    player.user.set_password(password)
+    player.user.save(update_fields=["password"])
+
+
+def player_authenticate(*, name: Any, password: Any) -> Player:
+    if not isinstance(name, str) or not isinstance(password, str):
+        raise ApiError("bad_login", "name and password are strings")
+    player = Player.objects.annotate(lname=Lower("name")).filter(lname=" ".join(name.split()).lower()).first()
+    if player is None or not player.user.check_password(password):
+        raise ApiError("bad_login", "unknown name or wrong password", status.HTTP_401_UNAUTHORIZED)
+    return player
+
+
+# --- attempts ----------------------------------------------------------------------
+
+def attempt_state(attempt: Attempt):
+    """The game state after the attempt's asks: the seed and the asks are all we store."""
+    game = engine(attempt.challenge.game)
+    state = game.new(seed=attempt.challenge.seed)
+    for rank in attempt.moves:
+        game.apply(state, rank)
+    return state
+
+
+def attempt_start(*, player: Player, challenge: DailyChallenge) -> tuple[Attempt, bool]:
+    """Today's challenge: the one ranked attempt (created once). A past day: unranked
+    practice, resuming the unfinished one if any. A future day cannot be played."""
+    today = days.today()
+    if challenge.date > today:
+        raise ApiError("not_open", "this day has not started yet", status.HTTP_404_NOT_FOUND)
+    ranked = challenge.date == today
+    existing = (
+        Attempt.objects.filter(player=player, challenge=challenge, ranked=True).first()
+        if ranked
+        else Attempt.objects.filter(player=player, challenge=challenge, ranked=False,
+                                    status=Attempt.Status.PLAYING).order_by("-id").first()
+    )
+    if existing:
+        return existing, False
+    try:
+        with transaction.atomic():
+            attempt = Attempt.objects.create(player=player, challenge=challenge, ranked=ranked)
+    except IntegrityError:  # a second tab created it a moment ago
+        return Attempt.objects.get(player=player, challenge=challenge, ranked=True), False
+    # A deal where the game ends before any ask cannot happen (a hand of 5 holds a single).
+    return attempt, True
+
+
+def _locked_attempt(attempt_id: int, player: Player | None = None) -> Attempt:
+    rows = Attempt.objects.select_for_update().select_related("challenge")
+    if player is not None:
+        rows = rows.filter(player=player)
+    attempt = rows.filter(pk=attempt_id).first()
+    if attempt is None:
+        raise ApiError("not_found", "no such attempt", status.HTTP_404_NOT_FOUND)
+    return attempt
+
+
+@transaction.atomic
+def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any):
+    """Apply one ask. ``move`` must equal the number of asks already made: a stale or
+    repeated request (double click, two tabs, retry) is refused and changes nothing.
+    Returns (attempt, state, events)."""
+    attempt = _locked_attempt(attempt_id, player)
+    if attempt.status != Attempt.Status.PLAYING:
+        raise ApiError("game_over", "this game is over", status.HTTP_409_CONFLICT)
+    if move != len(attempt.moves):
+        raise ApiError("stale_move", f"move is {len(attempt.moves)}, not {move}", status.HTTP_409_CONFLICT)
+    game = engine(attempt.challenge.game)
+    state = attempt_state(attempt)
+    try:
+        events = game.apply(state, rank)
+    except GameError as exc:
+        raise ApiError(exc.code, exc.detail or exc.code) from None
+    attempt.moves = [*attempt.moves, rank]
+    fields = ["moves"]
+    if game.is_over(state):
+        now = timezone.now()
+        attempt.status = Attempt.Status.VERIFYING
+        attempt.finished_at = now.replace(microsecond=now.microsecond // 1000 * 1000)
+        attempt.verify_enqueued_at = now
+        fields += ["status", "finished_at", "verify_enqueued_at"]
+        transaction.on_commit(lambda: enqueue_verification(attempt.pk))
+        log.info("attempt finished attempt=%s challenge=%s asks=%s", attempt.pk, attempt.challenge_id, len(attempt.moves))
+    attempt.save(update_fields=fields)
+    return attempt, state, events
+
+
+def enqueue_verification(attempt_id: int) -> None:
+    """Hand the attempt to a worker. If the broker is down the attempt stays
+    `verifying` and the sweeper enqueues it again later: nothing is lost."""
+    from .tasks import verify_attempt
+
+    try:
+        verify_attempt.apply_async((attempt_id,), retry=False)
+    except Exception:  # broker unreachable: the sweeper is the retry
+        log.warning("could not enqueue verification attempt=%s; the sweeper will retry", attempt_id)
+
+
+def attempt_verify(*, attempt_id: int) -> None:
+    """Replay seed + asks from scratch and write the result. Idempotent: only an
+    attempt still `verifying` is replayed, under its row lock, and the result is
+    keyed by the attempt, so a duplicated task finds nothing to do."""
+    from leaderboard.services import result_record
+
+    with transaction.atomic():
+        attempt = Attempt.objects.select_for_update().select_related("challenge").filter(pk=attempt_id).first()
+        if attempt is None or attempt.status != Attempt.Status.VERIFYING:
+            return
+        game = engine(attempt.challenge.game)
+        try:
+            state = game.replay({"seed": attempt.challenge.seed}, list(attempt.moves))
+        except ReplayError as exc:
+            attempt.status = Attempt.Status.REJECTED
+            attempt.reject_reason = f"{exc.code} at ask {exc.index}"
+            attempt.save(update_fields=["status", "reject_reason"])
+            log.warning("attempt rejected attempt=%s challenge=%s reason=%s", attempt.pk, attempt.challenge_id,
+                        attempt.reject_reason)
+            return
+        result = result_record(attempt=attempt, outcome=game.outcome(state))
+        attempt.status = Attempt.Status.VERIFIED
+        attempt.save(update_fields=["status"])
+        log.info("attempt verified attempt=%s challenge=%s score=%s", attempt.pk, attempt.challenge_id, result.score)
+
+
+def attempt_reverify(*, attempt_id: int) -> None:
+    """Admin: replay again (e.g. after a fix); the result is updated in place."""
+    with transaction.atomic():
+        attempt = _locked_attempt(attempt_id)
+        if attempt.status == Attempt.Status.PLAYING:
+            raise ApiError("not_finished", "the game is not finished")
+        attempt.status = Attempt.Status.VERIFYING
+        attempt.reject_reason = ""
+        attempt.verify_enqueued_at = timezone.now()
+        attempt.save(update_fields=["status", "reject_reason", "verify_enqueued_at"])
+        transaction.on_commit(lambda: enqueue_verification(attempt.pk))
+
+
+def sweep_verifying(*, now: dt.datetime | None = None) -> int:
+    """Re-enqueue attempts stuck in `verifying` (lost message, dead worker, broker down)."""
+    now = now or timezone.now()
+    stuck = list(
+        Attempt.objects.filter(status=Attempt.Status.VERIFYING, verify_enqueued_at__lt=now - settings.VERIFY_STUCK_AFTER)
+        .values_list("pk", flat=True)[:5000]
+    )
+    if stuck:
+        Attempt.objects.filter(pk__in=stuck).update(verify_enqueued_at=now)
+        for pk in stuck:
+            enqueue_verification(pk)
+        log.info("sweeper re-enqueued %s attempts", len(stuck))
+    return len(stuck)

@@ -1,0 +1,32 @@
+"""Tasks take ids and call services; all are idempotent."""
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from . import services
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    retry_backoff_max=30,
+    max_retries=20,
+    ignore_result=True,
+)
+def verify_attempt(attempt_id: int) -> None:
+    services.attempt_verify(attempt_id=attempt_id)
+
+
+@shared_task(ignore_result=True)
+def sweep_verifying() -> int:
+    from leaderboard.services import index_pending
+
+    count = services.sweep_verifying()
+    index_pending()
+    return count
+
+
+@shared_task(ignore_result=True)
+def ensure_upcoming_challenges() -> None:
+    services.ensure_upcoming_challenges()

@@ -1,0 +1,100 @@
+"""Every API error is ``{"error": code, "detail": text}`` with a 4xx (or 503) status."""
+from __future__ import annotations
+
+import logging
+
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(exceptions.APIException):
+    """A refusal a client can act on; raised by services, rendered by the handler."""
+
+    def __init__(self, code: str, detail: str, status_code: int = status.HTTP_400_BAD_REQUEST) -> None:
+        super().__init__(detail=detail, code=code)
+        self.status_code = status_code
+        self.error_code = code
+
+
+_DRF_CODES = {
+    exceptions.ParseError: "bad_json",
+    exceptions.NotFound: "not_found",
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "bad_token",
+    exceptions.PermissionDenied: "forbidden",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.Throttled: "rate_limited",
+    exceptions.ValidationError: "invalid",
+}
+
+
+def _text(detail) -> str:
+    if isinstance(detail, dict):
+        return "; ".join(f"{k}: {_text(v)}" for k, v in detail.items())
+    if isinstance(detail, list):
+        return "; ".join(_text(v) for v in detail)
+    return str(detail)
+
+
+def api_exception_handler(exc, context):
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        log.warning("database unavailable: %s", exc.__class__.__name__)
+        return Response({"error": "unavailable", "detail": "the database is unavailable; try again shortly"},
+                        status=503, headers={"Retry-After": "5"})
+    from django.core.exceptions import RequestDataTooBig
+
+    if isinstance(exc, RequestDataTooBig):
+        return Response({"error": "too_large", "detail": "the request body is too large"}, status=413)
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    code = getattr(exc, "error_code", None)
+    if code is None:
+        code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "bad_request")
+    response.data = {"error": code, "detail": _text(getattr(exc, "detail", str(exc)))}
+    return response
+
+
+class DatabaseUnavailableMiddleware:
+    """Outside DRF views (pages, admin), a lost database is a clean 503, not a 500."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, (OperationalError, InterfaceError)) or (
+            isinstance(exception, DatabaseError) and "connection" in str(exception).lower()
+        ):
+            log.warning("database unavailable on %s", request.path)
+            return JsonResponse({"error": "unavailable", "detail": "the database is unavailable; try again shortly"},
+                                status=503, headers={"Retry-After": "5"})
+        return None
+
+
+class BodySizeLimitMiddleware:
+    """Refuse oversized API bodies before anyone reads them (DRF parsers read the raw stream)."""
+
+    def __init__(self, get_response):
+        from django.conf import settings
+
+        self.get_response = get_response
+        self.limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return JsonResponse({"error": "bad_request", "detail": "bad Content-Length"}, status=400)
+        if length > self.limit:
+            return JsonResponse({"error": "too_large", "detail": "the request body is too large"}, status=413)
+        return self.get_response(request)

@@ -1,0 +1,29 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
+
+from challenges import api as challenges_api
+from leaderboard import api as leaderboard_api
+
+api = [
+    path("players", challenges_api.PlayersView.as_view()),
+    path("players/me", challenges_api.MeView.as_view()),
+    path("players/me/password", challenges_api.PasswordView.as_view()),
+    path("players/me/attempts", challenges_api.MyAttemptsView.as_view()),
+    path("session", challenges_api.LoginView.as_view()),
+    path("challenges/<str:date>", challenges_api.ChallengeView.as_view()),
+    path("challenges/<str:date>/attempt", challenges_api.AttemptStartView.as_view()),
+    path("attempts/<int:attempt_id>", challenges_api.AttemptView.as_view()),
+    path("attempts/<int:attempt_id>/asks", challenges_api.AskView.as_view()),
+    path("leaderboard/<str:date>", leaderboard_api.LeaderboardView.as_view()),
+    path("leaderboard/<str:date>/me", leaderboard_api.LeaderboardMeView.as_view()),
+    path("leaderboard/<str:date>/histogram", leaderboard_api.HistogramView.as_view()),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include(api)),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("", include("frontend.urls")),
+]

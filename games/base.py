@@ -1,0 +1,83 @@
+"""The one protocol every engine follows, and the errors they raise.
+
+An engine is a stateless object; a state is a plain mutable object owned by the
+caller. ``apply`` checks a move, plays it, then plays every step that needs no
+decision (draws from an empty hand, simulated seats, passes) until a decision of a
+scripted seat is awaited or the game is over. It returns the events that happened,
+with full information: ``event_view`` is the one place that cuts an event down to
+what one seat may see, as ``view`` is for a state.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from .cards import check_deck, shuffled_deck
+
+
+class GameError(ValueError):
+    """A move or an input that the rules refuse. ``code`` is a stable identifier."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+
+
+class ReplayError(GameError):
+    """Replaying a move list failed at move ``index`` (0-based) with ``code``.
+
+    Codes (RULES.md §2, §4): bad_move, illegal_ask, incomplete, extra_moves,
+    wrong_seat, bad_target.
+    """
+
+    def __init__(self, code: str, index: int, detail: str = "") -> None:
+        super().__init__(code, detail)
+        self.index = index
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"error": self.code, "index": self.index}
+
+
+class Engine(Protocol):
+    name: str
+    rules_version: int
+
+    def new(self, *, seed: str | None = None, deck: list[str] | None = None, **options: Any) -> Any:
+        """The dealt state, with automatic steps already played."""
+
+    def to_move(self, state: Any) -> int | None:
+        """The seat whose decision is awaited, or None once the game is over."""
+
+    def legal_moves(self, state: Any) -> list[Any]:
+        """Every move ``apply`` accepts now (empty once over)."""
+
+    def apply(self, state: Any, move: Any) -> list[dict[str, Any]]:
+        """Play ``move`` and the automatic steps after it; raise GameError if refused
+        (then the state is unchanged)."""
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def outcome(self, state: Any) -> dict[str, Any]:
+        """The result fields of RULES.md for a finished game."""
+
+    def view(self, state: Any, seat: int) -> dict[str, Any]:
+        """Exactly what ``seat`` may see of ``state`` (JSON-ready)."""
+
+    def event_view(self, event: dict[str, Any], seat: int) -> dict[str, Any]:
+        """Exactly what ``seat`` may see of one event (JSON-ready)."""
+
+    def replay(self, config: dict[str, Any], moves: list[Any]) -> Any:
+        """Deal from ``config`` and play ``moves`` to the end; raise ReplayError."""
+
+    def conformance(self, case: dict[str, Any]) -> dict[str, Any]:
+        """The output line of RULES.md §5 for one input case (errors included)."""
+
+
+def deck_for(seed: Any, deck: Any) -> list[str]:
+    """The deal of an input: exactly one of a seed (RULES.md §1) or a chosen deck."""
+    if (seed is None) == (deck is None):
+        raise GameError("bad_input", "give exactly one of seed or deck")
+    try:
+        return shuffled_deck(seed) if deck is None else check_deck(deck)
+    except ValueError as exc:
+        raise GameError("bad_input", str(exc)) from None

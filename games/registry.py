@@ -1,0 +1,16 @@
+"""Game name -> engine. Engines load on first use so one broken game cannot stop the others."""
+from __future__ import annotations
+
+import importlib
+
+from .base import Engine, GameError
+
+_MODULES = {"peche": "games.peche", "kitten": "games.kitten", "gofish": "games.gofish"}
+GAME_NAMES = tuple(_MODULES)
+
+
+def engine(name: str) -> Engine:
+    module = _MODULES.get(name) if isinstance(name, str) else None
+    if module is None:
+        raise GameError("unknown_game", f"no game named {name!r}")
+    return importlib.import_module(module).ENGINE

@@ -1,0 +1,51 @@
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from challenges.api import challenge_or_404, require_player
+from config.errors import ApiError
+
+from . import selectors
+
+
+def _int_param(request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise ApiError("bad_param", f"'{name}' is an integer from {low} to {high}")
+    return int(raw)
+
+
+def _public(entry: dict) -> dict:
+    return {k: entry[k] for k in ("rank", "name", "score", "asks", "player_pairs", "opponent_pairs")}
+
+
+class LeaderboardView(APIView):
+    def get(self, request, date: str):
+        challenge = challenge_or_404(date)
+        offset = _int_param(request, "offset", 0, 0, 10**8)
+        limit = _int_param(request, "limit", 50, 1, 200)
+        page = selectors.leaderboard_page(challenge_id=challenge.pk, offset=offset, limit=limit)
+        return Response({"date": challenge.date.isoformat(), "total": page["total"], "offset": offset,
+                         "limit": limit, "entries": [_public(e) for e in page["entries"]]})
+
+
+class LeaderboardMeView(APIView):
+    def get(self, request, date: str):
+        player = require_player(request)
+        challenge = challenge_or_404(date)
+        result = selectors.player_result(challenge_id=challenge.pk, player_id=player.pk)
+        if result is None:
+            raise ApiError("not_found", "no ranked result for you on this day", status.HTTP_404_NOT_FOUND)
+        rank = selectors.result_rank(result)
+        return Response({"date": challenge.date.isoformat(), "rank": rank, "name": player.name,
+                         "score": result.score, "asks": result.asks, "player_pairs": result.player_pairs,
+                         "opponent_pairs": result.opponent_pairs, "disqualified": result.disqualified})
+
+
+class HistogramView(APIView):
+    def get(self, request, date: str):
+        challenge = challenge_or_404(date)
+        return Response({"date": challenge.date.isoformat(),
+                         "bins": selectors.score_histogram(challenge_id=challenge.pk)})

@@ -1,0 +1,158 @@
+"""A Redis sorted set per day answering "top N" and "my rank" in O(log n).
+
+Postgres is the record; the index is derived from it and can be dropped and rebuilt at
+any time. Order: score desc, asks asc, earlier finish first, then result id — packed
+into one exact integer (< 2**53, so a Redis double holds it exactly), lower is better;
+equal keys fall back to the member string, a zero-padded result id.
+A day's set is used only once its ``ready`` marker exists, i.e. after a full build:
+until then (or with no Redis at all) readers use SQL.
+"""
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+MAX_SCORE = 1780
+_ASK_BITS, _TIME_BITS = 10, 30  # asks < 1024; ms since the day opened < 2**30 (12 days)
+
+
+def _redis():
+    if not settings.REDIS_URL:
+        return None
+    return _client(settings.REDIS_URL)
+
+
+@lru_cache(maxsize=4)
+def _client(url: str):
+    import redis
+
+    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5, health_check_interval=10)
+
+
+def sort_key(*, score: int, asks: int, finished_ms: int) -> int:
+    return (
+        ((MAX_SCORE - score) << (_ASK_BITS + _TIME_BITS))
+        | (min(asks, 2**_ASK_BITS - 1) << _TIME_BITS)
+        | max(0, min(finished_ms, 2**_TIME_BITS - 1))
+    )
+
+
+def member(result_id: int) -> str:
+    return f"{result_id:012d}"
+
+
+def key(challenge_id: int) -> str:
+    return f"lb:{challenge_id}"
+
+
+def ready_key(challenge_id: int) -> str:
+    return f"lb:{challenge_id}:ready"
+
+
+def available() -> bool:
+    return _redis() is not None
+
+
+def add(challenge_id: int, entries: list[tuple[int, int]]) -> bool:
+    """Add (result_id, sort_key) pairs; False if Redis is unreachable."""
+    client = _redis()
+    if client is None or not entries:
+        return client is not None
+    try:
+        client.zadd(key(challenge_id), {member(rid): k for rid, k in entries})
+        return True
+    except Exception as exc:  # Redis down: the sweeper adds it later
+        log.warning("rank index unavailable for add challenge=%s: %s", challenge_id, exc.__class__.__name__)
+        return False
+
+
+def remove(challenge_id: int, result_id: int) -> bool:
+    client = _redis()
+    if client is None:
+        return True
+    try:
+        client.zrem(key(challenge_id), member(result_id))
+        return True
+    except Exception:
+        # Readers filter disqualified ids anyway; drop the ready marker on next success.
+        return False
+
+
+def is_ready(challenge_id: int) -> bool:
+    client = _redis()
+    if client is None:
+        return False
+    try:
+        return bool(client.exists(ready_key(challenge_id)))
+    except Exception:
+        return False
+
+
+def rank_of(challenge_id: int, result_id: int) -> int | None:
+    """0-based position, or None (not indexed, or Redis unreachable)."""
+    client = _redis()
+    try:
+        return client.zrank(key(challenge_id), member(result_id))
+    except Exception:
+        return None
+
+
+def page(challenge_id: int, offset: int, limit: int) -> tuple[int, list[int]] | None:
+    """(total, result ids in order) or None if Redis is unreachable."""
+    client = _redis()
+    try:
+        pipe = client.pipeline(transaction=False)
+        pipe.zcard(key(challenge_id))
+        pipe.zrange(key(challenge_id), offset, offset + limit - 1)
+        total, members = pipe.execute()
+    except Exception:
+        return None
+    return total, [int(m) for m in members]
+
+
+def rebuild(challenge_id: int, rows) -> int:
+    """Replace the day's set with ``rows`` [(result_id, sort_key)], atomically for readers."""
+    client = _redis()
+    if client is None:
+        return 0
+    building = f"{key(challenge_id)}:building"
+    client.delete(building)
+    count = 0
+    batch: dict[str, int] = {}
+    for rid, k in rows:
+        batch[member(rid)] = k
+        if len(batch) >= 10_000:
+            client.zadd(building, batch)
+            count += len(batch)
+            batch = {}
+    if batch:
+        client.zadd(building, batch)
+        count += len(batch)
+    pipe = client.pipeline(transaction=True)
+    if count:
+        pipe.rename(building, key(challenge_id))
+    else:
+        pipe.delete(key(challenge_id))
+    pipe.set(ready_key(challenge_id), "1")
+    pipe.delete(f"{key(challenge_id)}:rebuilding")
+    pipe.execute()
+    return count
+
+
+def claim_rebuild(challenge_id: int) -> bool:
+    """One rebuild at a time per day, whoever asks first."""
+    client = _redis()
+    try:
+        return bool(client.set(f"{key(challenge_id)}:rebuilding", "1", nx=True, ex=300))
+    except Exception:
+        return False
+
+
+def drop(challenge_id: int) -> None:
+    client = _redis()
+    if client is not None:
+        client.delete(key(challenge_id), ready_key(challenge_id))

@@ -1,0 +1,91 @@
+"""Reads of the leaderboard: the rank index when it is ready, SQL otherwise."""
+from __future__ import annotations
+
+import logging
+
+from django.db.models import Q
+
+from . import rank_index
+from .models import Result
+
+log = logging.getLogger(__name__)
+
+RANK_ORDER = ("-score", "asks", "finished_at", "id")
+
+
+def ranked_results(challenge_id: int):
+    return Result.objects.filter(challenge_id=challenge_id, ranked=True, disqualified=False)
+
+
+def _index_usable(challenge_id: int) -> bool:
+    if rank_index.is_ready(challenge_id):
+        return True
+    if rank_index.available() and rank_index.claim_rebuild(challenge_id):
+        from .tasks import rebuild_rank_index
+
+        try:  # build it in the background; meanwhile SQL answers
+            rebuild_rank_index.apply_async((challenge_id,), retry=False)
+        except Exception:
+            log.warning("could not enqueue a rank index rebuild challenge=%s", challenge_id)
+    return False
+
+
+def _entry(result: Result, rank: int) -> dict:
+    return {
+        "rank": rank,
+        "name": result.player.name,
+        "player_id": result.player_id,
+        "score": result.score,
+        "asks": result.asks,
+        "player_pairs": result.player_pairs,
+        "opponent_pairs": result.opponent_pairs,
+        "finished_at": result.finished_at,
+    }
+
+
+def leaderboard_page(*, challenge_id: int, offset: int, limit: int) -> dict:
+    if _index_usable(challenge_id):
+        found = rank_index.page(challenge_id, offset, limit)
+        if found is not None:
+            total, ids = found
+            rows = Result.objects.select_related("player").in_bulk(ids)
+            entries = [_entry(rows[rid], offset + i + 1) for i, rid in enumerate(ids)
+                       if rid in rows and not rows[rid].disqualified]
+            return {"total": total, "entries": entries}
+    rows = ranked_results(challenge_id).select_related("player").order_by(*RANK_ORDER)
+    return {
+        "total": ranked_results(challenge_id).count(),
+        "entries": [_entry(r, offset + i + 1) for i, r in enumerate(rows[offset: offset + limit])],
+    }
+
+
+def sql_rank(result: Result) -> int:
+    """1-based rank by counting the results ranked ahead (uses the ranking index)."""
+    ahead = ranked_results(result.challenge_id).filter(
+        Q(score__gt=result.score)
+        | Q(score=result.score, asks__lt=result.asks)
+        | Q(score=result.score, asks=result.asks, finished_at__lt=result.finished_at)
+        | Q(score=result.score, asks=result.asks, finished_at=result.finished_at, id__lt=result.id)
+    )
+    return ahead.count() + 1
+
+
+def result_rank(result: Result) -> int | None:
+    if not result.ranked or result.disqualified:
+        return None
+    if result.indexed and _index_usable(result.challenge_id):
+        position = rank_index.rank_of(result.challenge_id, result.pk)
+        if position is not None:
+            return position + 1
+    return sql_rank(result)
+
+
+def player_result(*, challenge_id: int, player_id: int) -> Result | None:
+    return (Result.objects.select_related("player")
+            .filter(challenge_id=challenge_id, player_id=player_id, ranked=True).first())
+
+
+def score_histogram(*, challenge_id: int) -> list[dict]:
+    from django.db.models import Count
+
+    return list(ranked_results(challenge_id).values("score").annotate(count=Count("id")).order_by("score"))

@@ -1,0 +1,114 @@
+"""Writes of results and the rank index."""
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+from django.db import transaction
+
+from challenges import days
+
+from . import rank_index
+from .models import Result
+
+log = logging.getLogger(__name__)
+
+
+def result_sort_key(result: Result) -> int:
+    opened = days.opens_at(result.challenge.date)
+    ms = int((result.finished_at - opened).total_seconds() * 1000)
+    return rank_index.sort_key(score=result.score, asks=result.asks, finished_ms=ms)
+
+
+def result_record(*, attempt, outcome: dict) -> Result:
+    """Write (or, on an admin re-verify, update) the attempt's one result.
+
+    Precondition: the caller holds the attempt's row lock inside a transaction."""
+    values = {
+        "challenge": attempt.challenge,
+        "player_id": attempt.player_id,
+        "ranked": attempt.ranked,
+        "score": outcome["score"],
+        "player_pairs": outcome["player_pairs"],
+        "opponent_pairs": outcome["opponent_pairs"],
+        "asks": outcome["player_asks"],
+        "finished_at": attempt.finished_at,
+    }
+    result = Result.objects.filter(attempt=attempt).first()
+    if result is None:
+        result = Result.objects.create(attempt=attempt, **values)
+    else:
+        changed = [k for k, v in values.items() if getattr(result, k) != v]
+        for k in changed:
+            setattr(result, k, values[k])
+        if changed:
+            result.indexed = False
+            result.save(update_fields=[*changed, "indexed"])
+    if result.ranked and not result.disqualified and not result.indexed:
+        transaction.on_commit(lambda: index_results([result.pk]))
+    return result
+
+
+def index_results(result_ids: list[int]) -> int:
+    """Put results into their days' rank indexes; mark those that made it."""
+    rows = list(
+        Result.objects.filter(pk__in=result_ids, ranked=True, disqualified=False).select_related("challenge")
+    )
+    by_day: dict[int, list[tuple[int, int]]] = {}
+    for r in rows:
+        by_day.setdefault(r.challenge_id, []).append((r.pk, result_sort_key(r)))
+    done: list[int] = []
+    for challenge_id, entries in by_day.items():
+        if rank_index.add(challenge_id, entries):
+            done.extend(rid for rid, _ in entries)
+    if done:
+        Result.objects.filter(pk__in=done).update(indexed=True)
+    return len(done)
+
+
+def index_pending(limit: int = 10_000) -> int:
+    """The sweeper's half for ranks: results that never reached the index (Redis down)."""
+    if not rank_index.available():
+        return 0
+    ids = list(Result.objects.filter(indexed=False, ranked=True, disqualified=False).values_list("pk", flat=True)[:limit])
+    return index_results(ids) if ids else 0
+
+
+def rebuild_index(*, challenge_id: int) -> int:
+    """Rebuild a day's rank index from Postgres, the record.
+
+    Results verified while the snapshot is read may miss the new set: they are added
+    again once it is in place (adding is idempotent)."""
+    from django.utils import timezone
+
+    from challenges.models import DailyChallenge
+
+    challenge = DailyChallenge.objects.get(pk=challenge_id)
+    opened = days.opens_at(challenge.date)
+    started = timezone.now()
+    day_results = Result.objects.filter(challenge_id=challenge_id, ranked=True, disqualified=False)
+    rows = day_results.values_list("pk", "score", "asks", "finished_at").iterator(chunk_size=20_000)
+    count = rank_index.rebuild(
+        challenge_id,
+        ((pk, rank_index.sort_key(score=s, asks=a, finished_ms=int((f - opened).total_seconds() * 1000)))
+         for pk, s, a, f in rows),
+    )
+    late = list(day_results.filter(verified_at__gte=started - dt.timedelta(seconds=5)).values_list("pk", flat=True))
+    if late:
+        index_results(late)
+    day_results.filter(indexed=False, verified_at__lt=started).update(indexed=True)
+    log.info("rank index rebuilt challenge=%s entries=%s", challenge_id, count)
+    return count
+
+
+@transaction.atomic
+def result_disqualify(*, result_id: int, disqualified: bool = True) -> Result:
+    result = Result.objects.select_for_update().get(pk=result_id)
+    result.disqualified = disqualified
+    result.indexed = False
+    result.save(update_fields=["disqualified", "indexed"])
+    if disqualified:
+        transaction.on_commit(lambda: rank_index.remove(result.challenge_id, result.pk))
+    else:
+        transaction.on_commit(lambda: index_results([result.pk]))
+    return result
