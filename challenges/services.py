@@ -172,17 +172,20 @@ def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any):
         events = game.apply(state, rank)
     except GameError as exc:
         raise ApiError(exc.code, exc.detail or exc.code) from None
-    attempt.moves = [*attempt.moves, rank]
-    fields = ["moves"]
+    before = list(attempt.moves)
+    changes = {"moves": [*before, rank]}
     if game.is_over(state):
         now = timezone.now()
-        attempt.status = Attempt.Status.VERIFYING
-        attempt.finished_at = now.replace(microsecond=now.microsecond // 1000 * 1000)
-        attempt.verify_enqueued_at = now
-        fields += ["status", "finished_at", "verify_enqueued_at"]
+        changes.update(status=Attempt.Status.VERIFYING, verify_enqueued_at=now,
+                       finished_at=now.replace(microsecond=now.microsecond // 1000 * 1000))
+    # Compare-and-set on the asks as well as the row lock: SQLite has no row locks.
+    if not Attempt.objects.filter(pk=attempt.pk, status=Attempt.Status.PLAYING, moves=before).update(**changes):
+        raise ApiError("stale_move", "another request changed this game first", status.HTTP_409_CONFLICT)
+    for name, value in changes.items():
+        setattr(attempt, name, value)
+    if attempt.status == Attempt.Status.VERIFYING:
         transaction.on_commit(lambda: enqueue_verification(attempt.pk))
         log.info("attempt finished attempt=%s challenge=%s asks=%s", attempt.pk, attempt.challenge_id, len(attempt.moves))
-    attempt.save(update_fields=fields)
     return attempt, state, events
 
 

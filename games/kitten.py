@@ -34,6 +34,7 @@ without building events.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from typing import Any
 
 from .base import GameError, ReplayError, deck_for
@@ -55,7 +56,8 @@ class KittenState:
 
     ``where[rank index]`` is the position of that rank in ``table`` or -1; a rank
     is never twice in the row, which is what makes this index possible.
-    The caller owns the state; it is changed only through the engine.
+    The caller owns the state; it is changed only through the engine, and between
+    engine calls the player is to flip (``turn`` 0) unless the game is over.
     """
 
     __slots__ = (
@@ -68,7 +70,7 @@ class KittenState:
         player_pile: list[str],
         opponent_pile: list[str],
         *,
-        table: list[str] = (),  # type: ignore[assignment]
+        table: Iterable[str] = (),
         first: str = "player",
         turn: int | None = None,
         limit: int = DEFAULT_LIMIT,
@@ -208,7 +210,7 @@ def _is_flip(move: Any) -> bool:
 
 
 def _check_seat(seat: Any) -> None:
-    if seat not in (PLAYER, OPPONENT) or isinstance(seat, bool):
+    if type(seat) is not int or seat not in (PLAYER, OPPONENT):
         raise GameError("bad_seat", "a seat is 0 (player) or 1 (Kitten)")
 
 
@@ -232,9 +234,13 @@ class KittenEngine:
         deck: list[str] | None = None,
         first: str = "player",
         limit: int = DEFAULT_LIMIT,
+        **options: Any,
     ) -> KittenState:
         """Deal (§3) from exactly one of ``seed``/``deck``. With ``first="opponent"``
-        Kitten's opening flip is played; its events are ``state.opening_events``."""
+        Kitten's opening flip is played; its events are ``state.opening_events``.
+        ``first`` alternates from game to game: that is the caller's to choose."""
+        if options:
+            raise GameError("bad_input", f"unknown options {sorted(options)}")
         cards = deck_for(seed, deck)
         state = KittenState(cards[0::2], cards[1::2], first=first, limit=limit)
         if state.turn == OPPONENT:

@@ -77,7 +77,7 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 else:
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3",
-                             "OPTIONS": {"timeout": 20}}}
+                             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"}}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -96,6 +96,8 @@ CHALLENGE_TIMEZONE = os.environ.get("CHALLENGE_TIMEZONE", "UTC")
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# gunicorn serves static files through WhiteNoise; finders let it do so without collectstatic.
+WHITENOISE_USE_FINDERS = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

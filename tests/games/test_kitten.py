@@ -354,6 +354,12 @@ def test_bad_move_leaves_state_unchanged(move):
     assert ENGINE.view(state, 0) == before
 
 
+def test_unknown_new_option_is_refused():
+    with pytest.raises(GameError) as exc:
+        ENGINE.new(seed="x", jacks=False)
+    assert exc.value.code == "bad_input"
+
+
 def test_apply_after_the_end_is_refused():
     state = ENGINE.new(seed="x")
     play_to_end(state, record=False)
@@ -369,7 +375,7 @@ def test_outcome_before_the_end_is_refused():
     assert exc.value.code == "not_over"
 
 
-@pytest.mark.parametrize("seat", [2, -1, "0", None, True])
+@pytest.mark.parametrize("seat", [2, -1, "0", None, True, 1.0])
 def test_view_rejects_unknown_seats(seat):
     with pytest.raises(GameError):
         ENGINE.view(ENGINE.new(seed="x"), seat)

@@ -1,0 +1,30 @@
+# The two commands of the README: `make run` serves the site, `make test` runs every test.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: install run test browser-deps messages bench
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+
+install: $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt
+
+messages: install
+	cd frontend && ../$(BIN)/python ../manage.py compilemessages -v0
+
+run: install messages
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py ensure_challenges
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# Debian's Chromium for the browser tests (Playwright cannot download browsers here).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium fonts-noto-cjk)
+
+test: install messages browser-deps
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+bench: install
+	$(BIN)/python -m bench.all

@@ -1,0 +1,110 @@
+"""Shared fixtures: API clients, a real Celery worker process, waiting helpers."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+
+def wait_for(predicate, timeout: float = 20.0, interval: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {predicate}")
+        time.sleep(interval)
+
+
+@pytest.fixture
+def api():
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+def new_player(name: str):
+    """An API client logged in as a new player (by token, as API clients do)."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    response = client.post("/api/players", {"name": name}, format="json")
+    assert response.status_code == 201, response.content
+    client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    client.player = response.json()
+    return client
+
+
+@pytest.fixture
+def player_factory(db):
+    return new_player
+
+
+def worker_env(db_name: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
+    db = settings.DATABASES["default"]
+    env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db_name}"
+    env["REDIS_URL"] = settings.REDIS_URL
+    return env
+
+
+class WorkerProcess:
+    """A real `celery worker` on the test database; can be killed and restarted."""
+
+    def __init__(self, db_name: str, log_path: Path) -> None:
+        self.db_name = db_name
+        self.log_path = log_path
+        self.proc: subprocess.Popen | None = None
+        self.ready_marks = 0
+
+    def start(self, concurrency: int = 1) -> None:
+        log = open(self.log_path, "ab")
+        self.ready_marks = self.log_path.read_bytes().count(b"ready.") + 1
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "INFO", "-P", "prefork",
+             "-c", str(concurrency), "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=ROOT, env=worker_env(self.db_name), stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: kill() takes the pool children too
+        )
+        wait_for(lambda: self.log_path.read_bytes().count(b"ready.") >= self.ready_marks, timeout=40)
+
+    def kill(self) -> None:
+        import signal
+
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Needs Postgres + Redis (the CI set-up); skipped on the embedded default."""
+    if not settings.REDIS_URL or "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        pytest.skip("needs DATABASE_URL (Postgres) and REDIS_URL: run through .ci/run")
+    import redis
+
+    redis.Redis.from_url(settings.REDIS_URL).flushdb()
+    from django.db import connection
+
+    worker = WorkerProcess(connection.settings_dict["NAME"], tmp_path_factory.mktemp("worker") / "worker.log")
+    worker.start()
+    yield worker
+    worker.stop()

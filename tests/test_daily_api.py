@@ -1,0 +1,273 @@
+"""The daily Pêche challenge through the HTTP API (issue 3)."""
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from challenges.models import Attempt, DailyChallenge
+from challenges import days, services
+from games.peche import ENGINE
+from leaderboard.models import Result
+from tests.conftest import new_player, wait_for
+
+
+def start(client):
+    response = client.post("/api/challenges/today/attempt")
+    assert response.status_code in (200, 201), response.content
+    return response.json()
+
+
+def play_to_end(client, view, responses=None):
+    """Ask the first rank in hand until the game is over; returns the last view."""
+    while view["status"] == "playing":
+        response = client.post(f"/api/attempts/{view['id']}/asks",
+                               {"rank": view["hand"][0][:-1], "move": view["move"]}, format="json")
+        assert response.status_code == 200, response.content
+        if responses is not None:
+            responses.append(response.content.decode())
+        view = response.json()
+    return view
+
+
+def cards_seen_by_player(seed: str, moves: list[str]) -> set[str]:
+    """Every card the player legitimately saw: its own hands at every step and its draws."""
+    state = ENGINE.new(seed=seed)
+    seen = set(state.hands[0])
+    for rank in moves:
+        for event in ENGINE.apply(state, rank):
+            view = ENGINE.event_view(event, 0)
+            if "card" in view:
+                seen.add(view["card"])
+        seen.update(state.hands[0])
+    return seen
+
+
+ALL_CARDS = {r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for s in "SHDC"}
+
+
+def cards_in(text: str) -> set[str]:
+    import re
+
+    return set(re.findall(r'"((?:10|[2-9AJQK])[SHDC])"', text))
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.worker
+def test_full_game_is_verified_ranked_and_leaks_nothing(celery_worker_process):
+    alice = new_player("Alice")
+    responses = [json.dumps(alice.get("/api/challenges/today").json())]
+    view = start(alice)
+    responses.append(json.dumps(view))
+    view = play_to_end(alice, view, responses)
+    assert view["status"] in ("verifying", "verified")
+
+    attempt = Attempt.objects.get(pk=view["id"])
+    final = wait_for(lambda: (v := alice.get(f"/api/attempts/{view['id']}").json())["status"] == "verified" and v)
+    expected = ENGINE.outcome(ENGINE.replay({"seed": attempt.challenge.seed}, attempt.moves))
+    assert final["result"]["score"] == expected["score"]
+    assert final["result"]["asks"] == len(attempt.moves)
+    assert final["result"]["rank"] == 1
+    board = alice.get(f"/api/leaderboard/{attempt.challenge.date}").json()
+    assert board["total"] == 1
+    assert board["entries"][0]["name"] == "Alice" and board["entries"][0]["score"] == expected["score"]
+    me = alice.get(f"/api/leaderboard/{attempt.challenge.date}/me").json()
+    assert me["rank"] == 1
+
+    seen = cards_seen_by_player(attempt.challenge.seed, attempt.moves)
+    for text in responses:
+        assert attempt.challenge.seed not in text
+        leaked = cards_in(text) - seen
+        assert not leaked, f"unseen cards in a response: {leaked}"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_embedded_default_verifies_in_process(settings):
+    if settings.REDIS_URL:
+        pytest.skip("the embedded default has no REDIS_URL")
+    bob = new_player("Bob")
+    view = play_to_end(bob, start(bob))
+    final = bob.get(f"/api/attempts/{view['id']}").json()
+    assert final["status"] == "verified"
+    assert final["result"]["rank"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_concurrent_asks_with_the_same_move_apply_once():
+    from django.db import connections
+
+    carol = new_player("Carol")
+    view = start(carol)
+    rank = view["hand"][0][:-1]
+    token = carol._credentials["HTTP_AUTHORIZATION"]
+    statuses: list[int] = []
+    barrier = threading.Barrier(20)
+
+    def ask():
+        from rest_framework.test import APIClient
+
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=token)
+        barrier.wait()
+        try:
+            statuses.append(client.post(f"/api/attempts/{view['id']}/asks",
+                                        {"rank": rank, "move": 0}, format="json").status_code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=ask) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [200] + [409] * 19
+    assert Attempt.objects.get(pk=view["id"]).moves == [rank]
+
+
+@pytest.mark.django_db
+def test_another_players_attempt_is_404():
+    dave, eve = new_player("Dave"), new_player("Eve")
+    view = start(dave)
+    assert eve.get(f"/api/attempts/{view['id']}").status_code == 404
+    response = eve.post(f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": 0}, format="json")
+    assert response.status_code == 404
+    assert Attempt.objects.get(pk=view["id"]).moves == []
+
+
+@pytest.mark.django_db
+def test_one_ranked_attempt_per_player_per_day():
+    frank = new_player("Frank")
+    first = frank.post("/api/challenges/today/attempt")
+    again = frank.post("/api/challenges/today/attempt")
+    assert first.status_code == 201 and again.status_code == 200
+    assert first.json()["id"] == again.json()["id"]
+    attempt = Attempt.objects.get(pk=first.json()["id"])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Attempt.objects.create(player=attempt.player, challenge=attempt.challenge, ranked=True)
+    assert Attempt.objects.filter(player=attempt.player).count() == 1
+
+
+@pytest.mark.django_db
+def test_past_days_are_unranked_practice():
+    import datetime as dt
+
+    grace = new_player("Grace")
+    yesterday = (days.today() - dt.timedelta(days=1)).isoformat()
+    view = grace.post(f"/api/challenges/{yesterday}/attempt").json()
+    assert view["ranked"] is False
+    tomorrow = (days.today() + dt.timedelta(days=1)).isoformat()
+    assert grace.post(f"/api/challenges/{tomorrow}/attempt").status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        (b"{not json", 400, "bad_json"),
+        (b"[1, 2]", 400, "bad_request"),
+        (json.dumps({"rank": "Z", "move": 0}).encode(), 400, "bad_move"),
+        (json.dumps({"rank": "1", "move": 0}).encode(), 400, "bad_move"),
+        (json.dumps({"rank": 7, "move": 0}).encode(), 400, "wrong_type"),
+        (json.dumps({"rank": "A", "move": "0"}).encode(), 400, "wrong_type"),
+        (json.dumps({"rank": "A", "move": True}).encode(), 400, "wrong_type"),
+        (json.dumps({"rank": "A"}).encode(), 400, "missing_field"),
+        (json.dumps({"rank": "A", "move": 5}).encode(), 409, "stale_move"),
+        (json.dumps({"rank": "A" * 40000, "move": 0}).encode(), 413, "too_large"),
+    ],
+)
+def test_bad_input_is_a_4xx_with_a_code_and_changes_nothing(body, status, code):
+    heidi = new_player("Heidi")
+    view = start(heidi)
+    response = heidi.generic("POST", f"/api/attempts/{view['id']}/asks", body, content_type="application/json")
+    assert response.status_code == status, response.content
+    assert response.json()["error"] == code
+    assert Attempt.objects.get(pk=view["id"]).moves == []
+
+
+@pytest.mark.django_db
+def test_a_rank_not_in_hand_is_illegal_ask():
+    ivan = new_player("Ivan")
+    view = start(ivan)
+    held = {c[:-1] for c in view["hand"]}
+    missing = next(r for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") if r not in held)
+    response = ivan.post(f"/api/attempts/{view['id']}/asks", {"rank": missing, "move": 0}, format="json")
+    assert response.status_code == 400 and response.json()["error"] == "illegal_ask"
+    assert Attempt.objects.get(pk=view["id"]).moves == []
+
+
+@pytest.mark.django_db
+def test_player_names_are_validated(api):
+    assert api.post("/api/players", {"name": "x"}, format="json").json()["error"] == "bad_name"
+    assert api.post("/api/players", {"name": "<script>"}, format="json").json()["error"] == "bad_name"
+    assert api.post("/api/players", {"name": 12}, format="json").json()["error"] == "wrong_type"
+    assert api.post("/api/players", {"name": "Judy"}, format="json").status_code == 201
+    taken = api.post("/api/players", {"name": "jUDY"}, format="json")
+    assert taken.status_code == 409 and taken.json()["error"] == "name_taken"
+    assert api.post("/api/players", {"name": "鈴木 花子"}, format="json").status_code == 201
+
+
+@pytest.mark.django_db
+def test_seed_is_revealed_only_after_the_day_closes(api):
+    import datetime as dt
+
+    today = api.get("/api/challenges/today").json()
+    assert "seed" not in today
+    challenge = DailyChallenge.objects.get(date=today["date"])
+    assert today["commitment"] == days.commitment(challenge.seed)
+    past = (days.today() - dt.timedelta(days=1)).isoformat()
+    closed = api.get(f"/api/challenges/{past}").json()
+    assert days.commitment(closed["seed"]) == closed["commitment"]
+
+
+def finish_without_verifying(name: str) -> Attempt:
+    """A finished attempt left `verifying` (its task never ran)."""
+    client = new_player(name)
+    view = start(client)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(services, "enqueue_verification", lambda attempt_id: None)
+        view = play_to_end(client, view)
+    return Attempt.objects.get(pk=view["id"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_duplicated_verification_leaves_one_result():
+    from challenges.tasks import verify_attempt
+
+    attempt = finish_without_verifying("Mallory")
+    assert attempt.status == "verifying"
+    threads = [threading.Thread(target=verify_attempt.apply, args=((attempt.pk,),)) for _ in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    verify_attempt.apply((attempt.pk,))
+    assert Result.objects.filter(attempt=attempt).count() == 1
+    attempt.refresh_from_db()
+    assert attempt.status == "verified"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.worker
+def test_sweeper_reenqueues_a_stuck_attempt(celery_worker_process):
+    import time
+
+    attempt = finish_without_verifying("Niaj")
+    time.sleep(2.1)  # older than VERIFY_STUCK_AFTER in the test settings
+    assert services.sweep_verifying() >= 1
+    wait_for(lambda: Attempt.objects.get(pk=attempt.pk).status == "verified")
+    assert Result.objects.filter(attempt=attempt).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tampered_attempt_is_rejected_with_the_reason():
+    from challenges.tasks import verify_attempt
+
+    attempt = finish_without_verifying("Olivia")
+    Attempt.objects.filter(pk=attempt.pk).update(moves=attempt.moves + ["A"])
+    verify_attempt.apply((attempt.pk,))
+    attempt.refresh_from_db()
+    assert attempt.status == "rejected"
+    assert attempt.reject_reason.startswith("extra_moves at ask")
+    assert not Result.objects.filter(attempt=attempt).exists()
