@@ -33,7 +33,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
-    "games",
+    "games.web",
     "challenges",
     "leaderboard",
     "frontend",
