@@ -1,0 +1,65 @@
+"""Real Chromium (Debian's) driven by Playwright for Python, against pytest-django's live server.
+
+Screenshots go to artifacts/screenshots/ (kept by CI as test artifacts)."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API keeps an event loop on the test thread; Django's ORM (used by
+# fixtures and assertions, never concurrently with the browser's requests) must allow it.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make browser-deps`")
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser, live_server):
+    """``new_page(locale="fr-FR", viewport={"width": 390, "height": 844})`` -> a page whose
+    console errors fail the test. ``page.base`` is the live server's URL."""
+    contexts = []
+    errors: list[str] = []
+
+    def make(locale: str = "en-US", viewport: dict | None = None, **kwargs):
+        context = browser.new_context(locale=locale, viewport=viewport or {"width": 1280, "height": 800},
+                                      extra_http_headers={"Accept-Language": locale}, **kwargs)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.base = live_server.url
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"console errors: {errors}"
+
+
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
