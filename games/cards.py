@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import struct
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
@@ -16,33 +17,19 @@ def rank_of(card: str) -> str:
     return card[:-1]
 
 
-class _ByteStream:
-    """Blocks SHA-256(seed + ':' + k) concatenated; read 4 bytes at a time."""
+def _words(seed: str):
+    """u32() of RULES.md §1: the big-endian 4-byte words of SHA-256(seed + ':' + k), k = 0, 1, …"""
+    prefix = seed.encode("utf-8") + b":"
+    k = 0
+    while True:
+        # A 32-byte block is exactly 8 words, so a word never straddles two blocks.
+        yield from _EIGHT_WORDS.unpack(hashlib.sha256(prefix + str(k).encode("ascii")).digest())
+        k += 1
 
-    __slots__ = ("_prefix", "_k", "_buf", "_pos")
 
-    def __init__(self, seed: str) -> None:
-        self._prefix = seed.encode("utf-8") + b":"
-        self._k = 0
-        self._buf = b""
-        self._pos = 0
-
-    def u32(self) -> int:
-        # A SHA-256 block is 32 bytes, a multiple of 4, so a u32 never straddles blocks.
-        if self._pos >= len(self._buf):
-            self._buf = hashlib.sha256(self._prefix + str(self._k).encode("ascii")).digest()
-            self._k += 1
-            self._pos = 0
-        p = self._pos
-        self._pos = p + 4
-        return int.from_bytes(self._buf[p : p + 4], "big")
-
-    def below(self, n: int) -> int:
-        limit = (2**32 // n) * n
-        while True:
-            x = self.u32()
-            if x < limit:
-                return x % n
+_EIGHT_WORDS = struct.Struct(">8I")
+# below(n)'s rejection limit, floor(2**32 / n) * n, for every n the shuffle uses.
+_LIMITS = {n: (2**32 // n) * n for n in range(2, 53)}
 
 
 def shuffled_deck(seed: str) -> list[str]:
@@ -50,9 +37,14 @@ def shuffled_deck(seed: str) -> list[str]:
     if not isinstance(seed, str) or not seed:
         raise ValueError("a seed is a non-empty string")
     deck = list(UNSHUFFLED)
-    stream = _ByteStream(seed)
+    words = _words(seed)
     for i in range(51, 0, -1):
-        j = stream.below(i + 1)
+        n = i + 1
+        limit = _LIMITS[n]
+        x = next(words)
+        while x >= limit:  # below(n): reject to stay uniform
+            x = next(words)
+        j = x % n
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 

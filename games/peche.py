@@ -47,12 +47,13 @@ class PecheState:
     def __init__(self, deck: list[str]) -> None:
         self.deck = deck
         self.lake_next = 10  # the lake is deck[lake_next:]
-        self.hands: list[list[str]] = [[], []]  # acquisition order
+        # rank -> card; a dict keeps insertion order, which is acquisition order.
+        self.hands: list[dict[str, str]] = [{}, {}]
         self.pairs: list[list[str]] = [[], []]  # ranks, in the order formed
         self.pairs_by_rank = dict.fromkeys(RANKS, 0)
         self.turn = PLAYER
         self.asks = [0, 0]
-        self.history: list[dict[str, Any]] = []  # every ask, public
+        self.history: list[tuple[int, str, bool, bool]] = []  # every ask: seat, rank, given, fished
         self.knowledge = Knowledge()
         self.over = False
 
@@ -65,20 +66,19 @@ def _receive(state: PecheState, seat: int, card: str, from_deck: bool, events: l
     """A card joins ``seat``'s hand; a second card of its rank pairs at once."""
     rank = _RANK_OF[card]
     hand = state.hands[seat]
-    for i, held in enumerate(hand):
-        if _RANK_OF[held] == rank:
-            del hand[i]
-            state.pairs[seat].append(rank)
-            state.pairs_by_rank[rank] += 1
-            if seat == PLAYER:
-                state.knowledge.known.discard(rank)
-                state.knowledge.absent[rank] = state.knowledge.draws
-            if events is not None:
-                events.append({"type": "pair", "seat": seat, "rank": rank})
-            if len(state.pairs[0]) + len(state.pairs[1]) == ALL_PAIRS:
-                state.over = True
-            return
-    hand.append(card)
+    if rank in hand:
+        del hand[rank]
+        state.pairs[seat].append(rank)
+        state.pairs_by_rank[rank] += 1
+        if seat == PLAYER:
+            state.knowledge.known.discard(rank)
+            state.knowledge.absent[rank] = state.knowledge.draws
+        if events is not None:
+            events.append({"type": "pair", "seat": seat, "rank": rank})
+        if len(state.pairs[0]) + len(state.pairs[1]) == ALL_PAIRS:
+            state.over = True
+        return
+    hand[rank] = card
     if seat == PLAYER and from_deck:
         state.knowledge.draws += 1
 
@@ -98,25 +98,19 @@ def _ask(state: PecheState, seat: int, rank: str, events: list | None) -> None:
     knowledge = state.knowledge
     if seat == PLAYER:
         knowledge.known.add(rank)
-    other_hand = state.hands[other]
-    given = None
-    for i, held in enumerate(other_hand):
-        if _RANK_OF[held] == rank:
-            given = other_hand.pop(i)
-            break
+    given = state.hands[other].pop(rank, None)
     if seat == OPPONENT:
         # Whether or not the player had one, afterwards it holds none.
         knowledge.known.discard(rank)
         knowledge.absent[rank] = knowledge.draws
-    entry = {"seat": seat, "rank": rank, "given": given is not None, "fished": False}
-    state.history.append(entry)
+    fished = given is None and state.lake_next < 52
+    state.history.append((seat, rank, given is not None, fished))
     if events is not None:
         events.append({"type": "ask", "seat": seat, "rank": rank, "given": given is not None})
     if given is not None:
         _receive(state, seat, given, False, events)
         return  # the same mover plays again
-    if state.lake_next < 52:
-        entry["fished"] = True
+    if fished:
         _draw(state, seat, "fish", events)
     state.turn = other
 
@@ -126,23 +120,25 @@ def opponent_choice(state: PecheState) -> str:
     hand = state.hands[OPPONENT]
     knowledge = state.knowledge
     known = knowledge.known
-    for card in hand:
-        if _RANK_OF[card] in known:
-            return _RANK_OF[card]
+    for rank in hand:
+        if rank in known:
+            return rank
     m = len(state.hands[PLAYER]) - len(known)
-    total = state.lake_size + m
+    total = 52 - state.lake_next + m
+    absent = knowledge.absent
+    draws = knowledge.draws
+    pairs_by_rank = state.pairs_by_rank
     best_rank = None
     # P(r) = 1 - N/D; the highest P is the lowest N/D, compared as integers.
     best_n = best_d = 1
-    for card in hand:
-        rank = _RANK_OF[card]
-        unseen = 3 - 2 * state.pairs_by_rank[rank]
-        seen_at = knowledge.absent.get(rank)
-        k = m if seen_at is None else min(m, knowledge.draws - seen_at)
-        n = d = 1
+    for rank in hand:
+        unseen = 3 - 2 * pairs_by_rank[rank]
+        seen_at = absent.get(rank)
+        k = m if seen_at is None else min(m, draws - seen_at)
         if k > total - unseen:
-            n = 0  # a factor reaches 0: the rank must turn up among k unknown cards
+            n, d = 0, 1  # a factor reaches 0: the rank must turn up among k unknown cards
         else:
+            n = d = 1
             for i in range(k):
                 n *= total - unseen - i
                 d *= total - i
@@ -154,9 +150,10 @@ def opponent_choice(state: PecheState) -> str:
 
 def _advance(state: PecheState, events: list | None) -> None:
     """Play every step that needs no decision of the player."""
+    hands = state.hands
     while not state.over:
         seat = state.turn
-        if not state.hands[seat]:
+        if not hands[seat]:
             if state.lake_next < 52:
                 _draw(state, seat, "empty_hand", events)
             elif events is not None:
@@ -179,14 +176,14 @@ def outcome_of(state: PecheState) -> dict[str, Any]:
         "score": 1000 + 30 * (mine - theirs),
         "player_asks": state.asks[PLAYER],
         "opponent_asks": state.asks[OPPONENT],
-        "opponent_asked": ",".join(e["rank"] for e in state.history if e["seat"] == OPPONENT),
+        "opponent_asked": ",".join(rank for seat, rank, _, _ in state.history if seat == OPPONENT),
     }
 
 
 def _check_ask(state: PecheState, rank: Any) -> None:
     if not isinstance(rank, str) or rank not in RANK_SET:
         raise GameError("bad_move", "a rank is one of A 2 … 10 J Q K")
-    if not any(_RANK_OF[c] == rank for c in state.hands[PLAYER]):
+    if rank not in state.hands[PLAYER]:
         raise GameError("illegal_ask", f"you hold no {rank}")
 
 
@@ -210,7 +207,7 @@ class PecheEngine:
     def legal_moves(self, state: PecheState) -> list[str]:
         if state.over:
             return []
-        return [_RANK_OF[c] for c in state.hands[PLAYER]]
+        return list(state.hands[PLAYER])
 
     def apply(self, state: PecheState, move: Any) -> list[dict[str, Any]]:
         if state.over:
@@ -233,14 +230,14 @@ class PecheEngine:
         other = 1 - seat
         mine, theirs = ("player", "opponent") if seat == PLAYER else ("opponent", "player")
         return {
-            "hand": list(state.hands[seat]),
+            "hand": list(state.hands[seat].values()),
             f"{mine}_pairs": list(state.pairs[seat]),
             f"{theirs}_pairs": list(state.pairs[other]),
             f"{theirs}_hand_size": len(state.hands[other]),
             "lake_size": state.lake_size,
             "asks": state.asks[seat],
             f"{theirs}_asks": state.asks[other],
-            "history": [dict(e) for e in state.history],
+            "history": [{"seat": s, "rank": r, "given": g, "fished": f} for s, r, g, f in state.history],
             "turn": None if state.over else ("player" if state.turn == PLAYER else "opponent"),
             "over": state.over,
             "outcome": outcome_of(state) if state.over else None,

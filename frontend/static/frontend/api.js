@@ -1,0 +1,39 @@
+// Every HTTP call of the pages goes through here. No DOM, no game logic.
+// Errors are thrown as ApiError with .code (the server's "error" field) and .status.
+
+export class ApiError extends Error {
+  constructor(code, detail, status) {
+    super(detail || code);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+function csrfToken() {
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+async function request(method, url, body) {
+  const headers = { Accept: "application/json" };
+  const init = { method, headers, credentials: "same-origin" };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  if (method !== "GET") headers["X-CSRFToken"] = csrfToken();
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch (err) {
+    throw new ApiError("network", String(err), 0);
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    throw new ApiError((data && data.error) || "http_" + response.status, data && data.detail, response.status);
+  }
+  return data;
+}
+
+export const getJSON = (url) => request("GET", url);
+export const postJSON = (url, body) => request("POST", url, body === undefined ? {} : body);

@@ -1,0 +1,215 @@
+// The only module that touches the DOM. render(state) draws everything from the plain
+// state; mount() wires DOM events to the handlers given by the entry module.
+/* global gettext, pgettext, interpolate, ngettext */
+
+import { visibleHistory } from "./state.js";
+
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const $ = (root, sel) => root.querySelector(sel);
+const fmt = (text, values) => interpolate(text, values, true);
+
+export function rankLabel(rank) {
+  switch (rank) {
+    case "A": return pgettext("rank", "A");
+    case "J": return pgettext("rank", "J");
+    case "Q": return pgettext("rank", "Q");
+    case "K": return pgettext("rank", "K");
+    default: return rank;
+  }
+}
+
+export function cardLabel(card) {
+  return rankLabel(card.slice(0, -1)) + SUITS[card.slice(-1)];
+}
+
+// The words of one event, as announced in the live region.
+export function eventText(e) {
+  const rank = e.rank ? rankLabel(e.rank) : "";
+  switch (e.type) {
+    case "ask":
+      if (e.seat === 0) {
+        return e.given ? fmt(gettext("You ask for a %(rank)s: the opponent gives it to you."), { rank })
+          : fmt(gettext("You ask for a %(rank)s: the opponent has none."), { rank });
+      }
+      return e.given ? fmt(gettext("The opponent asks for a %(rank)s: you give it."), { rank })
+        : fmt(gettext("The opponent asks for a %(rank)s: you have none."), { rank });
+    case "draw":
+      if (e.seat === 0) {
+        return e.why === "fish" ? fmt(gettext("You go fishing and draw %(card)s."), { card: cardLabel(e.card) })
+          : fmt(gettext("Your hand is empty: you draw %(card)s."), { card: cardLabel(e.card) });
+      }
+      return e.why === "fish" ? gettext("The opponent goes fishing.")
+        : gettext("The opponent's hand is empty: it draws a card.");
+    case "pair":
+      return e.seat === 0 ? fmt(gettext("You lay down a pair of %(rank)s."), { rank })
+        : fmt(gettext("The opponent lays down a pair of %(rank)s."), { rank });
+    case "pass":
+      return e.seat === 0 ? gettext("You pass.") : gettext("The opponent passes.");
+    case "end":
+      return fmt(gettext("Game over: %(mine)s pairs to %(theirs)s."),
+        { mine: e.player_pairs, theirs: e.opponent_pairs });
+    default:
+      return "";
+  }
+}
+
+export function historyText(entry) {
+  const who = entry.seat === 0 ? gettext("You") : gettext("Opponent");
+  const what = entry.given ? gettext("given") : entry.fished ? gettext("went fishing") : gettext("none");
+  return fmt(gettext("%(who)s: %(rank)s — %(what)s"), { who, rank: rankLabel(entry.rank), what });
+}
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c) node.append(c);
+  return node;
+}
+
+export function mount(root, handlers) {
+  $(root, "#name-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    handlers.onName($(root, "#name-input").value.trim());
+  });
+  const hand = $(root, "#hand");
+  hand.addEventListener("click", (ev) => {
+    const button = ev.target.closest("button[data-rank]");
+    if (button && button.getAttribute("aria-disabled") !== "true") {
+      handlers.onAsk(button.dataset.rank, Number(button.dataset.index));
+    }
+  });
+  hand.addEventListener("focusin", (ev) => {
+    const button = ev.target.closest("button[data-rank]");
+    if (button) handlers.onFocus(Number(button.dataset.index));
+  });
+  hand.addEventListener("keydown", (ev) => {
+    const delta = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[ev.key];
+    if (delta) {
+      ev.preventDefault();
+      handlers.onMove(delta);
+    }
+  });
+  $(root, "#share").addEventListener("click", () => handlers.onShare($(root, "#share-text").textContent));
+  $(root, "#again").addEventListener("click", () => handlers.onAgain());
+}
+
+function pad(n) {
+  return String(n).padStart(2, "0");
+}
+
+export function countdownText(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+}
+
+export function shareText(state) {
+  const v = state.view;
+  const o = v.outcome;
+  let text = fmt(gettext("Pêche %(date)s: %(mine)s–%(theirs)s pairs, %(score)s points in %(asks)s asks"),
+    { date: v.date, mine: o.player_pairs, theirs: o.opponent_pairs, score: o.score, asks: o.player_asks });
+  if (v.result && v.result.rank) text += " · " + fmt(gettext("rank %(rank)s"), { rank: v.result.rank });
+  return text + " " + location.origin + "/daily/";
+}
+
+function renderHand(root, state) {
+  const v = state.view;
+  const hand = $(root, "#hand");
+  const hadFocus = hand.contains(document.activeElement) || document.activeElement === document.body;
+  const myTurn = v.turn === "player" && !state.busy;
+  const buttons = v.hand.map((card, i) => el("button", {
+    type: "button", class: "card suit-" + card.slice(-1), "data-rank": card.slice(0, -1), "data-card": card,
+    "data-index": i, tabindex: i === state.focus ? "0" : "-1", "aria-disabled": myTurn ? null : "true",
+    "aria-label": fmt(gettext("Ask for a %(rank)s (%(card)s)"), { rank: rankLabel(card.slice(0, -1)), card: cardLabel(card) }),
+  }, el("span", { class: "card-rank", text: rankLabel(card.slice(0, -1)) }),
+  el("span", { class: "card-suit", "aria-hidden": "true", text: SUITS[card.slice(-1)] })));
+  hand.replaceChildren(...buttons);
+  hand.dataset.ready = myTurn ? "1" : "0";
+  if (hadFocus && buttons.length && !v.over) buttons[state.focus].focus({ preventScroll: false });
+}
+
+function renderHistory(root, state) {
+  const list = $(root, "#history");
+  const entries = visibleHistory(state);
+  if (list.childElementCount > entries.length) list.replaceChildren();
+  for (let i = list.childElementCount; i < entries.length; i++) {
+    const e = entries[i];
+    list.append(el("li", {
+      class: "ask seat-" + e.seat + (e.given ? " given" : ""), "data-seat": e.seat, "data-rank": e.rank,
+      "data-given": e.given ? "1" : "0", "data-fished": e.fished ? "1" : "0", text: historyText(e),
+    }));
+  }
+  $(root, "#history-empty").hidden = entries.length > 0;
+  if (list.lastElementChild) list.scrollTop = list.scrollHeight;
+}
+
+function renderLog(root, state) {
+  const log = $(root, "#log");
+  for (let i = log.childElementCount; i < state.announcements.length; i++) {
+    log.append(el("p", { text: eventText(state.announcements[i]) }));
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+function renderEnd(root, state) {
+  const v = state.view;
+  const panel = $(root, "#end");
+  panel.hidden = !(v.over && !state.busy);
+  if (panel.hidden) return;
+  const o = v.outcome;
+  $(root, "#end-title").textContent = o.outcome === "win" ? gettext("You win!")
+    : o.outcome === "loss" ? gettext("You lose.") : gettext("A draw.");
+  $(root, "#end-score").textContent = o.score;
+  $(root, "#end-pairs").textContent = fmt(gettext("%(mine)s to %(theirs)s"), { mine: o.player_pairs, theirs: o.opponent_pairs });
+  $(root, "#end-asks").textContent = o.player_asks;
+  let status;
+  if (!v.ranked) status = gettext("Practice game: not ranked.");
+  else if (v.status === "verified" && v.result) {
+    status = v.result.rank ? fmt(gettext("Verified: rank %(rank)s."), { rank: v.result.rank }) : gettext("Verified.");
+  } else if (v.status === "rejected") status = gettext("Rejected by the verification.");
+  else status = gettext("Verifying your game…");
+  const statusNode = $(root, "#end-status");
+  statusNode.textContent = status;
+  statusNode.dataset.status = v.status;
+  $(root, "#share-text").textContent = shareText(state);
+  $(root, "#share-done").textContent = state.shared === "copied" ? gettext("Copied to the clipboard.")
+    : state.shared === "shared" ? gettext("Shared.") : "";
+  $(root, "#again").hidden = v.ranked;
+  const countdown = $(root, "#countdown");
+  countdown.hidden = !state.nextDeal;
+  if (state.nextDeal) {
+    countdown.textContent = fmt(gettext("Next deal in %(time)s"),
+      { time: countdownText(Date.parse(state.nextDeal) - state.now) });
+  }
+}
+
+export function render(root, state) {
+  $(root, "#name-prompt").hidden = !state.needsName;
+  const errorNode = $(root, "#error");
+  errorNode.textContent = state.error || "";
+  errorNode.hidden = !state.error;
+  const v = state.view;
+  $(root, "#table").hidden = !v;
+  if (!v) return;
+  const t = state.tally;
+  $(root, "#mode").textContent = v.ranked ? fmt(gettext("Daily challenge of %(date)s"), { date: v.date })
+    : fmt(gettext("Practice: deal of %(date)s (not ranked)"), { date: v.date });
+  $(root, "#player-pairs").textContent = t.player_pairs;
+  $(root, "#opponent-pairs").textContent = t.opponent_pairs;
+  $(root, "#lake-size").textContent = t.lake_size;
+  $(root, "#asks").textContent = t.asks;
+  $(root, "#opponent-hand-size").textContent = v.opponent_hand_size;
+  const turn = $(root, "#turn");
+  turn.textContent = state.busy ? gettext("The cards are moving…")
+    : v.over ? gettext("Game over") : v.turn === "player" ? gettext("Your turn: ask for a rank from your hand.")
+      : gettext("The opponent's turn");
+  turn.dataset.turn = state.busy ? "busy" : v.over ? "over" : v.turn;
+  renderHand(root, state);
+  renderHistory(root, state);
+  renderLog(root, state);
+  renderEnd(root, state);
+}

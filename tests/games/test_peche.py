@@ -1,0 +1,150 @@
+"""Pêche engine (RULES.md §1–2): shuffle, deal, opponent, replay errors, properties."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from games.base import GameError, ReplayError
+from games.cards import UNSHUFFLED, shuffled_deck
+from games.peche import ENGINE, opponent_choice
+
+VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "peche.jsonl"
+CASES = [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]
+
+
+def test_shuffle_matches_the_rules_example():
+    assert shuffled_deck("2026-11-29")[:12] == "5H 3H KS AS 2S AH 9C 10C QC JS KD 6H".split()
+
+
+def test_shuffle_is_a_permutation_and_depends_on_the_seed():
+    assert sorted(shuffled_deck("a")) == sorted(UNSHUFFLED)
+    assert shuffled_deck("a") != shuffled_deck("b")
+    assert shuffled_deck("é") == shuffled_deck("é")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.get("seed", "deck") for c in CASES])
+def test_public_vector(case):
+    got = ENGINE.conformance(case)
+    assert {k: got.get(k) for k in case["expect"]} == case["expect"]
+
+
+def test_deal_gives_even_cards_to_the_player_and_pairs_at_once():
+    deck = list(UNSHUFFLED)  # AS AH AD AC 2S …: the player gets AS AD 2S 2D 3S -> pairs of A and 2
+    state = ENGINE.new(deck=deck)
+    assert list(state.hands[0].values()) == ["3S"]
+    assert state.pairs[0] == ["A", "2"]
+    assert state.pairs[1] == ["A", "2"]
+    assert state.lake_size == 42
+
+
+def test_a_successful_ask_plays_again_and_a_miss_passes_the_turn():
+    state = ENGINE.new(seed="pub-peche-0")
+    rank = next(iter(state.hands[0]))
+    had = rank in state.hands[1]
+    events = ENGINE.apply(state, rank)
+    assert events[0] == {"type": "ask", "seat": 0, "rank": rank, "given": had}
+    if had:
+        assert events[1] == {"type": "pair", "seat": 0, "rank": rank}
+    else:
+        assert events[1]["type"] == "draw" and events[1]["why"] == "fish"
+        assert any(e["type"] == "ask" and e["seat"] == 1 for e in events) or state.over
+
+
+def test_illegal_and_bad_asks_leave_the_state_unchanged():
+    state = ENGINE.new(seed="x")
+    before = ENGINE.view(state, 0)
+    missing = next(r for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+                   if r not in state.hands[0])
+    with pytest.raises(GameError) as info:
+        ENGINE.apply(state, missing)
+    assert info.value.code == "illegal_ask"
+    for bad in ("1", "AS", 7, None, ["A"]):
+        with pytest.raises(GameError) as info:
+            ENGINE.apply(state, bad)
+        assert info.value.code == "bad_move"
+    assert ENGINE.view(state, 0) == before
+
+
+def test_opponent_asks_a_rank_it_knows_the_player_holds():
+    # Craft a position: the player asked for a rank the opponent lacked; the opponent then
+    # holding that rank must ask for it first, whatever its hand order.
+    state = ENGINE.new(seed="pub-peche-0")
+    state.hands[1] = {"9": "9S", "K": "KS"}
+    state.hands[0] = {"K": "KH", "4": "4D"}
+    state.knowledge.known = {"K"}
+    assert opponent_choice(state) == "K"
+
+
+def test_opponent_prefers_the_rank_most_likely_held():
+    # Two pairs of 9 are impossible while it holds a 9, but one pair of 9 formed leaves a
+    # single unseen 9 against three unseen kings: kings are likelier.
+    state = ENGINE.new(seed="pub-peche-0")
+    state.hands[1] = {"9": "9S", "K": "KS"}
+    state.hands[0] = {"2": "2H", "3": "3D"}
+    state.knowledge.known = set()
+    state.knowledge.absent = {}
+    state.pairs_by_rank = dict.fromkeys(state.pairs_by_rank, 0) | {"9": 1}
+    assert opponent_choice(state) == "K"
+    state.pairs_by_rank["9"] = 0  # equal chances: the earlier card in hand order wins
+    assert opponent_choice(state) == "9"
+
+
+def test_replay_error_codes_name_the_move():
+    first = next(iter(ENGINE.new(seed="s").hands[0]))
+    with pytest.raises(ReplayError) as info:
+        ENGINE.replay({"seed": "s"}, [first, "Z"])
+    assert info.value.as_dict() in ({"error": "bad_move", "index": 1}, {"error": "extra_moves", "index": 1})
+    assert ENGINE.conformance({"seed": "s", "moves": []}) == {"error": "incomplete", "index": 0}
+
+
+def play_randomly(seed: str, picks: list[int]):
+    """Play with ``picks`` choosing among the legal ranks; returns (state, asks)."""
+    state = ENGINE.new(seed=seed)
+    moves = []
+    while not state.over:
+        legal = ENGINE.legal_moves(state)
+        moves.append(legal[picks[len(moves) % len(picks)] % len(legal)])
+        ENGINE.apply(state, moves[-1])
+    return state, moves
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.text(min_size=1, max_size=12), picks=st.lists(st.integers(0, 12), min_size=1, max_size=30))
+def test_replaying_the_recorded_asks_reproduces_the_result(seed, picks):
+    final, moves = play_randomly(seed, picks)
+    replayed = ENGINE.replay({"seed": seed}, moves)
+    assert ENGINE.outcome(replayed) == ENGINE.outcome(final)
+    assert replayed.history == final.history
+    assert ENGINE.outcome(final)["player_pairs"] + ENGINE.outcome(final)["opponent_pairs"] == 26
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.text(min_size=1, max_size=12), picks=st.lists(st.integers(0, 12), min_size=1, max_size=30))
+def test_cards_are_conserved_and_views_hide_what_a_seat_cannot_see(seed, picks):
+    state = ENGINE.new(seed=seed)
+    deck = list(state.deck)
+    i = 0
+    while True:
+        hands = [list(h.values()) for h in state.hands]
+        lake = deck[state.lake_next:]
+        paired = 2 * (len(state.pairs[0]) + len(state.pairs[1]))
+        assert len(hands[0]) + len(hands[1]) + len(lake) + paired == 52
+        for hand in hands:
+            assert len({c[:-1] for c in hand}) == len(hand)  # never two of a rank
+        text = json.dumps(ENGINE.view(state, 0))
+        for card in hands[1] + lake:
+            assert f'"{card}"' not in text
+        if state.over:
+            break
+        legal = ENGINE.legal_moves(state)
+        events = ENGINE.apply(state, legal[picks[i % len(picks)] % len(legal)])
+        i += 1
+        seen = {e.get("card") for e in (ENGINE.event_view(e, 0) for e in events)}
+        opponent_draws = {e["card"] for e in events if e["type"] == "draw" and e["seat"] == 1}
+        assert not (seen & opponent_draws)
+    counts = Counter(state.pairs[0] + state.pairs[1])
+    assert all(v == 2 for v in counts.values()) and len(counts) == 13
