@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 from django.contrib.auth import login
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import openapi as doc
 from config.errors import ApiError
+from config.throttling import AskThrottle, PlayerCreateThrottle
 
 from . import days, selectors, services
 from .auth import current_player
@@ -52,6 +55,15 @@ def challenge_or_404(date_text: str) -> DailyChallenge:
 
 
 class PlayersView(APIView):
+    throttle_classes = [PlayerCreateThrottle]
+
+    @extend_schema(
+        operation_id="player_create", tags=["players"], request=doc.PlayerCreateIn,
+        responses={201: doc.PlayerCreated, **doc.errors(
+            (400, doc.error("`bad_name`, or a malformed body (`bad_json`, `missing_field`, `wrong_type`)")),
+            (409, doc.error("`name_taken`")), (413, doc.TOO_LARGE), (429, doc.RATE_LIMITED))},
+        description="A named guest player. Also logs the browser session in. Rate-limited per client IP.",
+    )
     def post(self, request):
         fields = body_fields(request, name=str)
         player, token = services.player_create(name=fields["name"])
@@ -60,12 +72,20 @@ class PlayersView(APIView):
 
 
 class MeView(APIView):
+    @extend_schema(operation_id="player_me", tags=["players"],
+                   responses={200: doc.Me, 401: doc.NOT_AUTHENTICATED})
     def get(self, request):
         player = require_player(request)
         return Response({"id": player.pk, "name": player.name, "has_password": player.user.has_usable_password()})
 
 
 class PasswordView(APIView):
+    @extend_schema(
+        operation_id="player_set_password", tags=["players"], request=doc.PasswordIn,
+        responses={200: doc.Ok, **doc.errors((400, doc.error("`bad_password`, or a malformed body")),
+                                             (401, doc.NOT_AUTHENTICATED), (413, doc.TOO_LARGE))},
+        description="Set a password, so the player can log in again by name (`POST /api/session`).",
+    )
     def post(self, request):
         player = require_player(request)
         fields = body_fields(request, password=str)
@@ -75,6 +95,12 @@ class PasswordView(APIView):
 
 
 class LoginView(APIView):
+    @extend_schema(
+        operation_id="session_login", tags=["players"], request=doc.LoginIn,
+        responses={200: doc.LoggedIn, **doc.errors((400, doc.BAD_BODY),
+                                                   (401, doc.error("`bad_login`")), (413, doc.TOO_LARGE))},
+        description="Log the browser session in by name and password.",
+    )
     def post(self, request):
         fields = body_fields(request, name=str, password=str)
         player = services.player_authenticate(name=fields["name"], password=fields["password"])
@@ -83,11 +109,25 @@ class LoginView(APIView):
 
 
 class ChallengeView(APIView):
+    @extend_schema(
+        operation_id="challenge_get", tags=["challenges"], parameters=[doc.DATE],
+        responses={200: doc.Challenge, **doc.errors((400, doc.error("`bad_date`")),
+                                                    (404, doc.error("`not_found`: the day has not started")))},
+        description="The day's deal: its commitment while open, its seed too once closed.",
+    )
     def get(self, request, date: str):
         return Response(selectors.challenge_public(challenge_or_404(date)))
 
 
 class AttemptStartView(APIView):
+    @extend_schema(
+        operation_id="attempt_start", tags=["attempts"], parameters=[doc.DATE], request=None,
+        responses={201: doc.AttemptView, 200: doc.AttemptView, **doc.errors(
+            (400, doc.error("`bad_date`")), (401, doc.NOT_AUTHENTICATED),
+            (404, doc.error("`not_found` / `not_open`: the day has not started")))},
+        description="Today: the caller's one ranked attempt (201 created, 200 if it exists). "
+                    "A past day: unranked practice, resuming an unfinished one.",
+    )
     def post(self, request, date: str):
         player = require_player(request)
         challenge = challenge_or_404(date)
@@ -105,11 +145,30 @@ def own_attempt(request, attempt_id: int) -> Attempt:
 
 
 class AttemptView(APIView):
+    @extend_schema(
+        operation_id="attempt_get", tags=["attempts"], parameters=[doc.ATTEMPT_ID],
+        responses={200: doc.AttemptView, 401: doc.NOT_AUTHENTICATED,
+                   404: doc.error("`not_found`, also for another player's attempt")},
+    )
     def get(self, request, attempt_id: int):
         return Response(selectors.attempt_view(own_attempt(request, attempt_id)))
 
 
 class AskView(APIView):
+    throttle_classes = [AskThrottle]
+
+    @extend_schema(
+        operation_id="attempt_ask", tags=["attempts"], parameters=[doc.ATTEMPT_ID], request=doc.AskIn,
+        examples=[doc.ASK_EXAMPLE],
+        responses={200: doc.AttemptAfterAsk, **doc.errors(
+            (400, doc.error("`illegal_ask` (rank not in hand), `bad_move`, or a malformed body")),
+            (401, doc.NOT_AUTHENTICATED), (404, doc.error("`not_found`")),
+            (409, doc.error("`stale_move` (`move` is not the number of asks made; nothing changed) "
+                            "or `game_over`")),
+            (413, doc.TOO_LARGE), (429, doc.RATE_LIMITED))},
+        description="One ask. The game may end with it: the attempt is then `verifying` until a "
+                    "worker's replay has verified it. Rate-limited per player.",
+    )
     def post(self, request, attempt_id: int):
         player = require_player(request)
         fields = body_fields(request, rank=str, move=int)
@@ -120,6 +179,8 @@ class AskView(APIView):
 
 
 class MyAttemptsView(APIView):
+    @extend_schema(operation_id="player_attempts", tags=["players"],
+                   responses={200: doc.MyAttempts, 401: doc.NOT_AUTHENTICATED})
     def get(self, request):
         player = require_player(request)
         rows = []

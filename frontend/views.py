@@ -1,7 +1,139 @@
-from django.shortcuts import render
+"""Page views: thin shells around the JSON API. The daily game itself is played by
+static/frontend/daily.js; the leaderboard and player pages are rendered here from the
+same selectors the API uses."""
+from __future__ import annotations
 
-from challenges import days
+import datetime as dt
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+
+from challenges import days, selectors
+from challenges.auth import current_player
+from challenges.models import DailyChallenge, Player
+from challenges.services import DAILY_GAME
+from leaderboard import selectors as board
+from leaderboard.models import Result
+
+PAGE_SIZE = 50
+ARCHIVE_DAYS = 30
+
+
+def _day_or_404(text: str) -> dt.date:
+    day = selectors.parse_day(text)
+    if day is None or day > days.today():
+        raise Http404("no such day")
+    return day
 
 
 def home(request):
-    return render(request, "frontend/home.html", {"today": days.today()})
+    return render(request, "frontend/home.html", {"today": days.today(), "player": current_player(request)})
+
+
+def daily(request, date: str | None = None):
+    today = days.today()
+    day = today if date is None else _day_or_404(date)
+    if date is not None and day == today:
+        return redirect("daily")
+    return render(request, "frontend/daily.html", {
+        "day": day, "date_param": "today" if day == today else day.isoformat(), "practice": day != today,
+    })
+
+
+def archive(request):
+    today = days.today()
+    past = [today - dt.timedelta(days=n) for n in range(1, ARCHIVE_DAYS + 1)]
+    return render(request, "frontend/archive.html", {"today": today, "past": past})
+
+
+def _histogram(bins: list[dict]) -> dict | None:
+    """Bar geometry for an inline SVG (viewBox 0 0 300 120; bars in a 280×90 plot)."""
+    if not bins:
+        return None
+    low, high = min(b["score"] for b in bins), max(b["score"] for b in bins)
+    top = max(b["count"] for b in bins)
+    slots = (high - low) // 30 + 1  # scores move by 30 points per pair of difference
+    width = 280 / slots
+    bars = []
+    for b in bins:
+        h = 90 * b["count"] / top
+        bars.append({"x": round(10 + (b["score"] - low) // 30 * width + width * .1, 2),
+                     "w": round(max(width * .8, 1), 2), "y": round(100 - h, 2), "h": round(h, 2),
+                     "score": b["score"], "count": b["count"]})
+    return {"bars": bars, "low": low, "high": high, "top": top}
+
+
+def leaderboard_go(request):
+    day = selectors.parse_day(request.GET.get("date", ""))
+    return redirect("leaderboard", date=(day if day and day <= days.today() else days.today()).isoformat())
+
+
+def leaderboard(request, date: str):
+    from challenges.api import challenge_or_404
+
+    day = _day_or_404(date)
+    challenge = challenge_or_404(day.isoformat())
+    try:
+        page = max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        page = 1
+    data = board.leaderboard_page(challenge_id=challenge.pk, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+    pages = max(1, -(-data["total"] // PAGE_SIZE))
+    player = current_player(request)
+    mine = None
+    if player is not None:
+        result = board.player_result(challenge_id=challenge.pk, player_id=player.pk)
+        if result is not None and not result.disqualified:
+            rank = board.result_rank(result)
+            mine = {"rank": rank, "score": result.score, "page": (rank - 1) // PAGE_SIZE + 1 if rank else None}
+    today = days.today()
+    return render(request, "frontend/leaderboard.html", {
+        "day": day, "today": today, "challenge": selectors.challenge_public(challenge),
+        "entries": data["entries"], "total": data["total"], "page": page, "pages": pages,
+        "player": player, "mine": mine,
+        "histogram": _histogram(board.score_histogram(challenge_id=challenge.pk)),
+        "previous_day": day - dt.timedelta(days=1),
+        "next_day": day + dt.timedelta(days=1) if day < today else None,
+    })
+
+
+def _streaks(played: set[dt.date], today: dt.date) -> tuple[int, int]:
+    """(current, longest) runs of consecutive days with a ranked result. The current run
+    may end yesterday: today's game may still be ahead."""
+    longest = run = 0
+    previous = None
+    for day in sorted(played):
+        run = run + 1 if previous is not None and day - previous == dt.timedelta(days=1) else 1
+        longest = max(longest, run)
+        previous = day
+    current = 0
+    day = today if today in played else today - dt.timedelta(days=1)
+    while day in played:
+        current += 1
+        day -= dt.timedelta(days=1)
+    return current, longest
+
+
+def me(request):
+    player = current_player(request)
+    if player is not None:
+        return redirect("player", player_id=player.pk)
+    return render(request, "frontend/player.html", {"shown": None, "is_me": False, "player": None})
+
+
+def player(request, player_id: int):
+    shown = get_object_or_404(Player, pk=player_id)
+    viewer = current_player(request)
+    results = list(Result.objects.filter(player=shown, ranked=True, challenge__game=DAILY_GAME)
+                   .select_related("challenge").order_by("-challenge__date"))
+    rows = [{"date": r.challenge.date, "score": r.score, "player_pairs": r.player_pairs,
+             "opponent_pairs": r.opponent_pairs, "asks": r.asks, "disqualified": r.disqualified,
+             "rank": None if r.disqualified else board.result_rank(r)} for r in results]
+    counted = [r for r in rows if not r["disqualified"]]
+    current, longest = _streaks({r["date"] for r in counted}, days.today())
+    return render(request, "frontend/player.html", {
+        "shown": shown, "player": viewer, "is_me": viewer is not None and viewer.pk == shown.pk,
+        "has_password": shown.user.has_usable_password(),
+        "rows": rows, "best": max((r["score"] for r in counted), default=None),
+        "current_streak": current, "longest_streak": longest,
+    })

@@ -27,16 +27,20 @@ peek; it remembers everything public:
   the only ones that may be an r.
 - hand sizes, pond size, books laid, and the full ask history.
 
-Choice, over every (rank it holds, seat holding cards):
+Choice, over every (rank r it holds, seat t holding cards), largest key first:
 
-1. A sure ask — the target is known to hold the rank — comes first, the one bringing
-   the most known cards (ties: the rank it holds most of, so books close sooner).
-2. Otherwise the ask most likely to succeed. The unknown copies of rank r
-   (4 − own − known elsewhere) are spread over the unknown slots: the pond, each
-   rival's cards not accounted for by ``known``, and, for a rival void of r, only the
-   cards drawn since. P(target holds at least one) is hypergeometric, computed
-   exactly with fractions. Ties: the rank it holds more of, then more expected
-   cards, then the lower seat, then the rank first acquired.
+1. ``sure`` — cards of r that t is known to hold. Any sure ask comes before every
+   guess (the turn goes on, so all of them get made), the richest first.
+2. Never a hopeless guess: an ask with P = 0 comes after every ask with P > 0.
+3. ``own`` — the rank it holds most of. Measured (bench/gofish_strength.py), this
+   beats "highest P first" clearly, against random askers and head to head: a
+   near-complete rank closes a book sooner, those cards stop being exposed to
+   other askers, and a failed ask only reveals a rank with few copies left to fetch.
+4. ``P`` — the chance that t holds at least one r: the copies of r nobody can place
+   (4 − own − known elsewhere) are spread over the unknown slots — the pond, each
+   rival's cards not accounted for by ``known``, and, for a rival void of r, only
+   the cards drawn since. Hypergeometric, exact in fractions. This picks the target.
+5. Ties: the lower seat, then the rank first acquired.
 
 Deterministic (no ``random``): every tie is broken by seat, hand or rank order.
 
@@ -149,13 +153,13 @@ def choose_ask(knowledge: PublicKnowledge, seat: int, hand: Sequence[str]) -> di
         total = knowledge.pond_size + sum(slots.values())
         for t in targets:
             sure = knowledge.known[t].get(rank, 0)
-            expected = Fraction(loose * slots[t], total) if total else Fraction(0)
             if sure:
-                key: tuple[Any, ...] = (1, Fraction(1), sure + expected, own)
+                p = Fraction(1)
+            elif total:
+                p = 1 - Fraction(comb(total - slots[t], loose), comb(total, loose))
             else:
-                p = Fraction(1) - Fraction(comb(total - slots[t], loose), comb(total, loose)) if total else Fraction(0)
-                key = (0, p, Fraction(own), expected)
-            key = key + (-t, -position)
+                p = Fraction(0)
+            key = (sure, p > 0, own, p, -t, -position)
             if best_key is None or key > best_key:
                 best_key, best = key, (t, rank)
     assert best is not None, "choose_ask needs a card in hand and a target"
@@ -333,8 +337,12 @@ class GoFishEngine:
         return events
 
     def _check(self, state: GoFishState, move: Any) -> tuple[int, int, str]:
-        """Validate ``move`` without touching ``state``; the order of the checks is the
-        order the conformance vectors pin down."""
+        """Validate ``move`` without touching ``state``.
+
+        Order: game over, shape (exactly seat/target/rank), wrong_seat (any seat value
+        but the awaited one), bad_move (rank not one of the 13 strings), bad_target,
+        illegal_ask. The vectors pin wrong_seat before bad_target and illegal_ask (a
+        wrong seat asking itself is wrong_seat); the rest is this engine's choice."""
         if state.over:
             raise GameError("game_over", "the game is over")
         if not isinstance(move, dict) or set(move) != {"seat", "target", "rank"}:

@@ -1,8 +1,10 @@
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from challenges.api import challenge_or_404, require_player
+from config import openapi as doc
 from config.errors import ApiError
 
 from . import selectors
@@ -22,6 +24,12 @@ def _public(entry: dict) -> dict:
 
 
 class LeaderboardView(APIView):
+    @extend_schema(
+        operation_id="leaderboard_page", tags=["leaderboard"], parameters=[doc.DATE, doc.OFFSET, doc.LIMIT],
+        responses={200: doc.Leaderboard, **doc.errors(
+            (400, doc.error("`bad_date` or `bad_param`")), (404, doc.error("`not_found`: the day has not started")))},
+        description="The day's verified ranked results: score desc, then fewer asks, then earlier finish.",
+    )
     def get(self, request, date: str):
         challenge = challenge_or_404(date)
         offset = _int_param(request, "offset", 0, 0, 10**8)
@@ -32,6 +40,12 @@ class LeaderboardView(APIView):
 
 
 class LeaderboardMeView(APIView):
+    @extend_schema(
+        operation_id="leaderboard_me", tags=["leaderboard"], parameters=[doc.DATE],
+        responses={200: doc.LeaderboardMe, **doc.errors(
+            (400, doc.error("`bad_date`")), (401, doc.NOT_AUTHENTICATED),
+            (404, doc.error("`not_found`: no ranked result for the caller that day")))},
+    )
     def get(self, request, date: str):
         player = require_player(request)
         challenge = challenge_or_404(date)
@@ -45,6 +59,11 @@ class LeaderboardMeView(APIView):
 
 
 class HistogramView(APIView):
+    @extend_schema(
+        operation_id="leaderboard_histogram", tags=["leaderboard"], parameters=[doc.DATE],
+        responses={200: doc.Histogram, **doc.errors((400, doc.error("`bad_date`")), (404, doc.error("`not_found`")))},
+        description="How many ranked results scored each score (for the chart).",
+    )
     def get(self, request, date: str):
         challenge = challenge_or_404(date)
         return Response({"date": challenge.date.isoformat(),

@@ -33,6 +33,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    # Swagger UI's assets served by us, never from a CDN.
+    "drf_spectacular_sidecar",
     "games.web",
     "challenges",
     "leaderboard",
@@ -114,16 +116,46 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,
+    # The client IP for per-IP limits is REMOTE_ADDR unless this many proxies (each
+    # adding to X-Forwarded-For) stand in front: a client cannot forge its address.
+    "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pêche daily challenge API",
+    "DESCRIPTION": (
+        "The daily Pêche challenge: players, the day's deal, attempts played one ask at a "
+        "time, verified results and leaderboards. Every error is "
+        '`{"error": code, "detail": text}`. API clients send `Authorization: Token <token>` '
+        "(the token comes from `POST /api/players`); browsers use the session cookie."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# Rate limits ("N/second|minute|hour|day"; "off" disables), counted in the cache, so
+# they hold across every web process that shares it (Redis when REDIS_URL is set).
+RATE_LIMITS = {
+    # New players per client IP.
+    "players": os.environ.get("RATE_LIMIT_PLAYERS", "30/hour"),
+    # Asks per player (a whole game is a few dozen asks).
+    "asks": os.environ.get("RATE_LIMIT_ASKS", "600/minute"),
 }
 # Bodies of the API are tiny; anything larger is refused before parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    # Shared by all web processes: rate-limit counters must be.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "cache",
+                          "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5}}}
+else:
+    # One process (the embedded default): its own memory is all there is to share.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
@@ -144,10 +176,13 @@ CELERY_BEAT_SCHEDULE = {
 # An attempt still `verifying` this long after it finished is re-enqueued by the sweeper.
 VERIFY_STUCK_AFTER = timedelta(seconds=int(os.environ.get("VERIFY_STUCK_AFTER", "120")))
 
+# One structured line per record: logfmt (key=value) by default, LOG_FORMAT=json for JSON.
+# The key=value pairs a message names (attempt=, challenge=) become fields of their own.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "formatters": {"line": {"()": "config.logfmt.StructuredFormatter",
+                            "json": os.environ.get("LOG_FORMAT", "logfmt") == "json"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},

@@ -1,17 +1,22 @@
+import os as _os
+import re as _re
+
 from .base import *  # noqa: F401,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 DAILY_SEED_SECRET = "test-daily-secret"
 LOGGING["root"]["level"] = "WARNING"  # noqa: F405
-
-import re as _re
+# Off unless the environment sets them (the ops tests' gunicorn does; others override).
+RATE_LIMITS = {scope: _os.environ.get(f"RATE_LIMIT_{scope.upper()}", "off") for scope in RATE_LIMITS}  # noqa: F405
 
 if REDIS_URL:  # noqa: F405
     # Tests own a Redis database of their own and flush it.
-    REDIS_URL = _re.sub(r"(/\d*)?$", "/15", REDIS_URL.rstrip("/"), count=1)  # noqa: F405
+    REDIS_URL = _re.sub(r"(/\d*)?$", "/" + _os.environ.get("TEST_REDIS_DB", "15"), REDIS_URL.rstrip("/"), count=1)  # noqa: F405
     CELERY_BROKER_URL = REDIS_URL
+    CACHES["default"]["LOCATION"] = REDIS_URL  # noqa: F405
 VERIFY_STUCK_AFTER = timedelta(seconds=2)  # noqa: F405
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
     # A file, not shared-cache memory: concurrent requests then wait on SQLite's lock
     # (busy timeout) instead of failing at once with "table is locked".
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}  # noqa: F405
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": _os.environ.get("TEST_SQLITE_PATH", str(BASE_DIR / ".test-db.sqlite3"))}  # noqa: F405

@@ -7,11 +7,16 @@ from typing import Any, Callable
 from django.db import transaction
 from rest_framework import status
 
+from challenges.models import Player
 from config.errors import ApiError
 from games.base import GameError
 from games.registry import engine
 
 from .models import CasualGame
+
+# A finished game is never replayed further than this many automatic moves of seat 0
+# ("See result"); engines end long before (Kitten's move limit is 5000 flips in all).
+MAX_AUTO_MOVES = 100_000
 
 
 def game_state(game: CasualGame):
@@ -24,16 +29,56 @@ def game_state(game: CasualGame):
     return eng, state, opening
 
 
-def casual_create(*, player, game: str, options: dict[str, Any]) -> CasualGame:
-    """Deal a new game. Options are checked by the engine (bad ones are a 400)."""
+@transaction.atomic
+def casual_create(
+    *, player, game: str, options: dict[str, Any] | None = None,
+    next_options: Callable[[int], dict[str, Any]] | None = None,
+) -> CasualGame:
+    """Deal a new game and abandon the player's unfinished games of that kind.
+
+    ``next_options(n)`` gives the engine options of the player's game number ``n``
+    (0-based; e.g. Kitten's alternating first player); it is called under the player's
+    row lock so that two concurrent creations cannot both be game ``n``. Options are
+    checked by the engine (bad ones are a 400)."""
+    Player.objects.select_for_update().filter(pk=player.pk).first()
+    played = CasualGame.objects.filter(player=player, game=game)
+    opts = dict(options or {})
+    if next_options is not None:
+        opts.update(next_options(played.count()))
     seed = secrets.token_hex(16)
     try:
-        engine(game).new(seed=seed, **options)
+        engine(game).new(seed=seed, **opts)
     except GameError as exc:
         raise ApiError(exc.code, exc.detail or exc.code) from None
     except TypeError as exc:
         raise ApiError("bad_options", str(exc)) from None
-    return CasualGame.objects.create(player=player, game=game, seed=seed, options=options)
+    played.filter(status=CasualGame.Status.PLAYING).update(status=CasualGame.Status.ABANDONED)
+    return CasualGame.objects.create(player=player, game=game, seed=seed, options=opts)
+
+
+def _locked_playing_game(*, game_id: int, player, expected: int) -> CasualGame:
+    """The player's game, row-locked (caller is inside a transaction), still playing
+    and with exactly ``expected`` moves made."""
+    game = CasualGame.objects.select_for_update().filter(pk=game_id, player=player).first()
+    if game is None:
+        raise ApiError("not_found", "no such game", status.HTTP_404_NOT_FOUND)
+    if game.status != CasualGame.Status.PLAYING:
+        raise ApiError("game_over", f"this game is {game.status}", status.HTTP_409_CONFLICT)
+    if expected != len(game.moves):
+        raise ApiError("stale_move", f"move is {len(game.moves)}, not {expected}", status.HTTP_409_CONFLICT)
+    return game
+
+
+def _save_moves(game: CasualGame, eng, state, moves: list[Any], outcome_side: Callable[[dict], str]) -> None:
+    """Compare-and-set the new move list (and the result once over) on the locked row."""
+    before = list(game.moves)
+    changes: dict[str, Any] = {"moves": [*before, *moves]}
+    if eng.is_over(state):
+        changes.update(status=CasualGame.Status.OVER, result=outcome_side(eng.outcome(state)))
+    if not CasualGame.objects.filter(pk=game.pk, status=CasualGame.Status.PLAYING, moves=before).update(**changes):
+        raise ApiError("stale_move", "another request changed this game first", status.HTTP_409_CONFLICT)
+    for name, value in changes.items():
+        setattr(game, name, value)
 
 
 @transaction.atomic
@@ -41,24 +86,33 @@ def casual_move(*, game_id: int, player, move: Any, expected: int, outcome_side:
     """Apply seat 0's move; ``expected`` = moves already made (stale -> 409).
 
     Returns (game, engine, state, events)."""
-    game = CasualGame.objects.select_for_update().filter(pk=game_id, player=player).first()
-    if game is None:
-        raise ApiError("not_found", "no such game", status.HTTP_404_NOT_FOUND)
-    if game.status != CasualGame.Status.PLAYING:
-        raise ApiError("game_over", "this game is over", status.HTTP_409_CONFLICT)
-    if expected != len(game.moves):
-        raise ApiError("stale_move", f"move is {len(game.moves)}, not {expected}", status.HTTP_409_CONFLICT)
+    game = _locked_playing_game(game_id=game_id, player=player, expected=expected)
     eng, state, _ = game_state(game)
     try:
         events = eng.apply(state, move)
     except GameError as exc:
         raise ApiError(exc.code, exc.detail or exc.code) from None
-    before = list(game.moves)
-    changes: dict[str, Any] = {"moves": [*before, move]}
-    if eng.is_over(state):
-        changes.update(status=CasualGame.Status.OVER, result=outcome_side(eng.outcome(state)))
-    if not CasualGame.objects.filter(pk=game.pk, status=CasualGame.Status.PLAYING, moves=before).update(**changes):
-        raise ApiError("stale_move", "another request changed this game first", status.HTTP_409_CONFLICT)
-    for name, value in changes.items():
-        setattr(game, name, value)
+    _save_moves(game, eng, state, [move], outcome_side)
+    return game, eng, state, events
+
+
+@transaction.atomic
+def casual_play_to_end(*, game_id: int, player, expected: int, outcome_side: Callable[[dict], str]):
+    """"See result": make seat 0's moves until the game is over, for games where seat 0
+    never has a choice (its only legal move is played, exactly as by hand). The moves
+    are stored like hand-made ones, so the result is the one replay gives.
+
+    Returns (game, engine, state, events of the last move). A game with decisions is
+    a 400 ``has_decisions``."""
+    game = _locked_playing_game(game_id=game_id, player=player, expected=expected)
+    eng, state, _ = game_state(game)
+    made: list[Any] = []
+    events: list[dict[str, Any]] = []
+    while not eng.is_over(state):
+        legal = eng.legal_moves(state)
+        if eng.to_move(state) != 0 or len(legal) != 1 or len(made) >= MAX_AUTO_MOVES:
+            raise ApiError("has_decisions", "this game cannot be played to the end automatically")
+        events = eng.apply(state, legal[0])
+        made.append(legal[0])
+    _save_moves(game, eng, state, made, outcome_side)
     return game, eng, state, events

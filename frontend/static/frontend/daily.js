@@ -21,7 +21,7 @@ const MESSAGES = {
   network: () => gettext("The server cannot be reached. Try again."),
 };
 function fail(err) {
-  const message = MESSAGES[err.code] || MESSAGES[err.code?.replace(/^.*name.*$/, "bad_name")];
+  const message = MESSAGES[err.code];
   S.setError(state, message ? message() : gettext("Something went wrong.") + " (" + (err.code || err) + ")");
   S.setBusy(state, false);
   draw();
@@ -48,7 +48,6 @@ async function start() {
       if (err.status !== 401) throw err;
       S.setPlayer(state, null);
       draw();
-      document.getElementById("name-input").focus();
       return;
     }
     await loadAttempt();
@@ -65,7 +64,6 @@ async function onName(name) {
     S.setPlayer(state, await postJSON("/api/players", { name }));
     S.setBusy(state, false);
     await loadAttempt();
-    document.querySelector("#hand button")?.focus();
   } catch (err) {
     fail(err);
   }
@@ -128,10 +126,7 @@ async function onShare(text) {
     }
   } catch (err) {
     if (err && err.name === "AbortError") return;
-    const range = document.createRange();  // last resort: select the text for a manual copy
-    range.selectNodeContents(document.getElementById("share-text"));
-    getSelection().removeAllRanges();
-    getSelection().addRange(range);
+    S.setShared(state, "select");  // last resort: the text is selected for a manual copy
   }
   draw();
 }
@@ -139,9 +134,7 @@ async function onShare(text) {
 async function onAgain() {
   S.setView(state, await postJSON(`/api/challenges/${config.date}/attempt`));
   state.announcements.length = 0;
-  document.getElementById("log").replaceChildren();
   draw();
-  document.querySelector("#hand button")?.focus();
 }
 
 mount(root, {
@@ -152,10 +145,7 @@ mount(root, {
   onFocus: (i) => S.setFocus(state, i),
   onMove: (delta) => {
     S.moveFocus(state, delta);
-    root.querySelectorAll("#hand button").forEach((b, i) => {
-      b.tabIndex = i === state.focus ? 0 : -1;
-      if (i === state.focus) b.focus();
-    });
+    draw();
   },
 });
 setInterval(() => {

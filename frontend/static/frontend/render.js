@@ -149,6 +149,7 @@ function renderHistory(root, state) {
 
 function renderLog(root, state) {
   const log = $(root, "#log");
+  if (log.childElementCount > state.announcements.length) log.replaceChildren();
   for (let i = log.childElementCount; i < state.announcements.length; i++) {
     log.append(el("p", { text: eventText(state.announcements[i]) }));
   }
@@ -178,6 +179,12 @@ function renderEnd(root, state) {
   $(root, "#share-text").textContent = shareText(state);
   $(root, "#share-done").textContent = state.shared === "copied" ? gettext("Copied to the clipboard.")
     : state.shared === "shared" ? gettext("Shared.") : "";
+  if (state.shared === "select") {
+    const range = document.createRange();
+    range.selectNodeContents($(root, "#share-text"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+  }
   $(root, "#again").hidden = v.ranked;
   const countdown = $(root, "#countdown");
   countdown.hidden = !state.nextDeal;
@@ -188,7 +195,10 @@ function renderEnd(root, state) {
 }
 
 export function render(root, state) {
-  $(root, "#name-prompt").hidden = !state.needsName;
+  const prompt = $(root, "#name-prompt");
+  const promptWasHidden = prompt.hidden;
+  prompt.hidden = !state.needsName;
+  if (promptWasHidden && !prompt.hidden) $(root, "#name-input").focus();
   const errorNode = $(root, "#error");
   errorNode.textContent = state.error || "";
   errorNode.hidden = !state.error;

@@ -1,0 +1,294 @@
+"""What the OpenAPI schema (docs/openapi.yaml, /api/schema, /api/docs) says the API takes
+and returns. The views check bodies by hand (challenges.api.body_fields) and return
+selector dicts; these serializers only describe those shapes — nothing validates or
+renders through them — and the annotations on the views point here.
+"""
+from __future__ import annotations
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiViewExtension
+from drf_spectacular.utils import (OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema,
+                                  inline_serializer)
+from rest_framework import serializers
+
+# --- authentication ----------------------------------------------------------------
+
+
+class PlayerTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "challenges.auth.PlayerTokenAuthentication"
+    name = "playerToken"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "apiKey", "in": "header", "name": "Authorization",
+                "description": "`Token <token>`, the token returned once by `POST /api/players`."}
+
+
+# --- errors ------------------------------------------------------------------------
+
+
+class Error(serializers.Serializer):
+    error = serializers.CharField(help_text="A stable code, e.g. `illegal_ask`, `stale_move`, `rate_limited`.")
+    detail = serializers.CharField(help_text="A sentence for people.")
+
+
+def error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(Error, description=description)
+
+
+BAD_BODY = error("`bad_json`, `bad_request` (not a JSON object), `missing_field`, `wrong_type`")
+NOT_AUTHENTICATED = error("`not_authenticated` (no player) or `bad_token`")
+RATE_LIMITED = error("`rate_limited`; `Retry-After` says when to try again")
+TOO_LARGE = error("`too_large`: the body is over 16 KiB")
+
+
+def errors(*pairs) -> dict:
+    return {status: response for status, response in pairs}
+
+
+# --- path and query parameters -----------------------------------------------------
+
+DATE = OpenApiParameter("date", str, OpenApiParameter.PATH,
+                        description="`YYYY-MM-DD`, or `today` (the server's day, CHALLENGE_TIMEZONE).")
+ATTEMPT_ID = OpenApiParameter("attempt_id", int, OpenApiParameter.PATH, description="The attempt's id.")
+OFFSET = OpenApiParameter("offset", int, OpenApiParameter.QUERY, description="Rows to skip (default 0).")
+LIMIT = OpenApiParameter("limit", int, OpenApiParameter.QUERY, description="Rows to return, 1–200 (default 50).")
+
+# --- players -----------------------------------------------------------------------
+
+
+class PlayerCreateIn(serializers.Serializer):
+    name = serializers.CharField(help_text="2–24 characters: letters, digits, spaces and . ' -; unique "
+                                           "ignoring case.")
+
+
+class PlayerCreated(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    token = serializers.CharField(help_text="Shown once; send it as `Authorization: Token <token>`.")
+
+
+class Me(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    has_password = serializers.BooleanField()
+
+
+class PasswordIn(serializers.Serializer):
+    password = serializers.CharField(help_text="At least 8 characters, not a common password.")
+
+
+class Ok(serializers.Serializer):
+    ok = serializers.BooleanField()
+
+
+class LoginIn(serializers.Serializer):
+    name = serializers.CharField()
+    password = serializers.CharField()
+
+
+class LoggedIn(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class MyAttempt(serializers.Serializer):
+    id = serializers.IntegerField()
+    date = serializers.DateField()
+    ranked = serializers.BooleanField()
+    status = serializers.ChoiceField(["playing", "verifying", "verified", "rejected"])
+    asks = serializers.IntegerField()
+    score = serializers.IntegerField(allow_null=True)
+
+
+class MyAttempts(serializers.Serializer):
+    attempts = MyAttempt(many=True)
+
+
+# --- challenges --------------------------------------------------------------------
+
+
+class Challenge(serializers.Serializer):
+    date = serializers.DateField()
+    game = serializers.ChoiceField(["peche"])
+    commitment = serializers.CharField(help_text="SHA-256 of the seed, hex; published when the day opens.")
+    rules_version = serializers.IntegerField()
+    closes_at = serializers.DateTimeField()
+    seed = serializers.CharField(required=False, help_text="Only once the day has closed.")
+
+
+# --- attempts ----------------------------------------------------------------------
+
+
+class HistoryEntry(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="0: the player, 1: the opponent.")
+    rank = serializers.CharField()
+    given = serializers.BooleanField(help_text="The asked seat held the rank and gave it.")
+    fished = serializers.BooleanField(help_text="Go fish: the asker drew from the lake.")
+
+
+class Outcome(serializers.Serializer):
+    outcome = serializers.ChoiceField(["win", "loss", "draw"])
+    player_pairs = serializers.IntegerField()
+    opponent_pairs = serializers.IntegerField()
+    score = serializers.IntegerField(help_text="1000 + 30 × (player pairs − opponent pairs).")
+    player_asks = serializers.IntegerField()
+    opponent_asks = serializers.IntegerField()
+    opponent_asked = serializers.CharField()
+
+
+class VerifiedResult(serializers.Serializer):
+    score = serializers.IntegerField()
+    player_pairs = serializers.IntegerField()
+    opponent_pairs = serializers.IntegerField()
+    asks = serializers.IntegerField()
+    rank = serializers.IntegerField(allow_null=True, help_text="Null for practice or a disqualified result.")
+    disqualified = serializers.BooleanField()
+
+
+class Event(serializers.Serializer):
+    type = serializers.ChoiceField(["ask", "draw", "pair", "pass", "end"])
+    seat = serializers.IntegerField(required=False)
+    rank = serializers.CharField(required=False)
+    given = serializers.BooleanField(required=False)
+    card = serializers.CharField(required=False, help_text="Only on the player's own draws.")
+    why = serializers.CharField(required=False)
+
+
+class AttemptView(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(["playing", "verifying", "verified", "rejected"])
+    date = serializers.DateField()
+    ranked = serializers.BooleanField(help_text="False for practice on a past day.")
+    move = serializers.IntegerField(help_text="Asks made so far: send it back as the next ask's `move`.")
+    hand = serializers.ListField(child=serializers.CharField(), help_text="The player's own cards, e.g. `10H`.")
+    player_pairs = serializers.ListField(child=serializers.CharField())
+    opponent_pairs = serializers.ListField(child=serializers.CharField())
+    opponent_hand_size = serializers.IntegerField()
+    lake_size = serializers.IntegerField()
+    asks = serializers.IntegerField()
+    opponent_asks = serializers.IntegerField()
+    history = HistoryEntry(many=True)
+    turn = serializers.ChoiceField(["player", "opponent"], allow_null=True)
+    over = serializers.BooleanField()
+    outcome = Outcome(allow_null=True)
+    reject_reason = serializers.CharField(required=False, help_text="Only when `rejected`.")
+    result = VerifiedResult(required=False, help_text="Only when `verified`.")
+
+
+class AskIn(serializers.Serializer):
+    rank = serializers.CharField(help_text="A rank in the player's hand: A 2 … 10 J Q K.")
+    move = serializers.IntegerField(help_text="The number of asks already made (the view's `move`).")
+
+
+class AttemptAfterAsk(AttemptView):
+    events = Event(many=True, help_text="Everything since the ask, the opponent's turn included.")
+
+
+# --- leaderboard -------------------------------------------------------------------
+
+
+class LeaderboardEntry(serializers.Serializer):
+    rank = serializers.IntegerField()
+    name = serializers.CharField()
+    score = serializers.IntegerField()
+    asks = serializers.IntegerField()
+    player_pairs = serializers.IntegerField()
+    opponent_pairs = serializers.IntegerField()
+
+
+class Leaderboard(serializers.Serializer):
+    date = serializers.DateField()
+    total = serializers.IntegerField()
+    offset = serializers.IntegerField()
+    limit = serializers.IntegerField()
+    entries = LeaderboardEntry(many=True)
+
+
+class LeaderboardMe(LeaderboardEntry):
+    date = serializers.DateField()
+    rank = serializers.IntegerField(allow_null=True)
+    disqualified = serializers.BooleanField()
+
+
+class Histogram(serializers.Serializer):
+    date = serializers.DateField()
+    bins = inline_serializer("HistogramBin", {"score": serializers.IntegerField(),
+                                              "count": serializers.IntegerField()}, many=True)
+
+
+ASK_EXAMPLE = OpenApiExample("ask", value={"rank": "Q", "move": 3}, request_only=True)
+
+
+# --- casual games (games/web/api.py), described from here ----------------------------
+
+GAME = OpenApiParameter("game", str, OpenApiParameter.PATH, description="A casual game's name, e.g. `kitten`.")
+GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
+
+
+class CasualGame(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    status = serializers.CharField()
+    result = serializers.JSONField(allow_null=True)
+    moves = serializers.IntegerField(help_text="Moves made: send it back as the next move's `expected`.")
+    number = serializers.IntegerField(help_text="1 for the player's first game of this kind.")
+    view = serializers.JSONField(help_text="The player's view of the game (the engine's own shape).")
+    events = serializers.ListField(child=serializers.JSONField())
+    tally = serializers.JSONField()
+
+
+class CasualHome(serializers.Serializer):
+    current = CasualGame(allow_null=True)
+    tally = serializers.JSONField()
+
+
+class CasualMoveIn(serializers.Serializer):
+    move = serializers.JSONField(help_text="The engine's move (its shape depends on the game).")
+    expected = serializers.IntegerField(help_text="The view's `moves`; a stale number is 409.")
+
+
+class CasualFinishIn(serializers.Serializer):
+    expected = serializers.IntegerField()
+
+
+def _described(view_class, method: str, **schema):
+    """A subclass of ``view_class`` whose ``method`` carries ``schema``, for the schema only."""
+    def handler(self, request, *args, **kwargs):
+        return getattr(super(described, self), method)(request, *args, **kwargs)
+
+    described = type(view_class.__name__, (view_class,), {method: extend_schema(**schema)(handler)})
+    return described
+
+
+_CASUAL_ERRORS = ((401, NOT_AUTHENTICATED), (404, error("`not_found`: no such game name or game")))
+_CASUAL = {
+    "CasualHomeView": ("get", dict(operation_id="casual_home", parameters=[GAME],
+                                   responses={200: CasualHome, **errors(*_CASUAL_ERRORS)},
+                                   description="The player's unfinished game of this kind, if any, and tally.")),
+    "CasualCreateView": ("post", dict(operation_id="casual_create", parameters=[GAME], request=None,
+                                      responses={201: CasualGame, **errors(*_CASUAL_ERRORS)})),
+    "CasualGameView": ("get", dict(operation_id="casual_get", parameters=[GAME, GAME_ID],
+                                   responses={200: CasualGame, **errors(*_CASUAL_ERRORS)})),
+    "CasualMoveView": ("post", dict(operation_id="casual_move", parameters=[GAME, GAME_ID], request=CasualMoveIn,
+                                    responses={200: CasualGame, **errors(
+                                        (400, error("an illegal move or a malformed body")), *_CASUAL_ERRORS,
+                                        (409, error("`stale_move` or `game_over`")), (413, TOO_LARGE))})),
+    "CasualFinishView": ("post", dict(operation_id="casual_finish", parameters=[GAME, GAME_ID],
+                                      request=CasualFinishIn,
+                                      responses={200: CasualGame, **errors(
+                                          (400, BAD_BODY), *_CASUAL_ERRORS, (409, error("`stale_move`")))},
+                                      description="Play the game to its end (the See result button).")),
+}
+
+
+def _casual_extension(class_name: str, method: str, schema: dict):
+    class Extension(OpenApiViewExtension):
+        target_class = f"games.web.api.{class_name}"
+
+        def view_replacement(self):
+            return _described(self.target_class, method, tags=["casual"], **schema)
+
+    Extension.__name__ = f"{class_name}Schema"
+    return Extension
+
+
+CASUAL_EXTENSIONS = [_casual_extension(name, method, schema) for name, (method, schema) in _CASUAL.items()]

@@ -1,0 +1,167 @@
+// The only module that touches the DOM: render(state) draws everything; the animation
+// helpers move elements and return promises that finishing the animations resolves.
+
+const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const LOW_PILE = 3; // a pile this small is emphasized
+
+export const t = (msg) => window.gettext(msg);
+export const fmt = (msg, values) => window.interpolate(msg, values, true);
+
+export function cardLabel(card) {
+  return card.slice(0, -1) + SUIT[card.slice(-1)];
+}
+
+export function elements(root) {
+  const $ = (id) => root.querySelector(`#${id}`);
+  return {
+    root,
+    board: $("kt-board"),
+    piles: [$("kt-pile-0"), $("kt-pile-1")],
+    counts: [$("kt-count-0"), $("kt-count-1")],
+    table: $("kt-table"),
+    turn: $("kt-turn"),
+    moves: $("kt-moves"),
+    first: $("kt-first"),
+    hint: $("kt-hint"),
+    status: $("kt-status"),
+    flip: $("kt-flip"),
+    skip: $("kt-skip"),
+    auto: $("kt-auto"),
+    result: $("kt-result"),
+    newGame: $("kt-new"),
+    fullscreen: $("kt-fullscreen"),
+    end: $("kt-end"),
+    endTitle: $("kt-end-title"),
+    endReason: $("kt-end-reason"),
+    endPlayer: $("kt-end-player"),
+    endOpponent: $("kt-end-opponent"),
+    endMoves: $("kt-end-moves"),
+    replay: $("kt-replay"),
+    dialog: $("kt-confirm"),
+    dialogText: $("kt-confirm-text"),
+    tally: root.querySelector("#kt-tally"),
+  };
+}
+
+function cardElement(card, index, highlighted) {
+  const li = document.createElement("li");
+  const suit = card.slice(-1);
+  li.className = "kt-card" + (suit === "H" || suit === "D" ? " kt-red" : "") + (highlighted ? " kt-match" : "");
+  li.dataset.card = card;
+  li.dataset.index = String(index);
+  li.textContent = cardLabel(card);
+  return li;
+}
+
+export function endTexts(outcome) {
+  const title = { player: t("You win!"), opponent: t("You lose"), draw: t("Draw") }[outcome.winner];
+  let reason;
+  if (outcome.reason === "limit") reason = t("Move limit: most cards wins");
+  else reason = outcome.winner === "player" ? t("Kitten's pile ran out") : t("Your pile ran out");
+  return { title, reason };
+}
+
+export function render(state, els) {
+  const s = state.shown;
+  const game = state.game;
+  for (const seat of [0, 1]) {
+    els.counts[seat].textContent = String(s.piles[seat]);
+    const low = s.piles[seat] <= LOW_PILE && state.phase !== "dealing" && state.phase !== "loading";
+    els.counts[seat].classList.toggle("kt-low", low);
+    els.piles[seat].classList.toggle("kt-empty", s.piles[seat] === 0);
+    els.piles[seat].classList.toggle("kt-active", (s.turn === "player") === (seat === 0) && s.turn !== null);
+  }
+  const key = s.table.join(",") + "|" + s.highlight.join(",");
+  if (els.table.dataset.key !== key) {
+    els.table.replaceChildren(...s.table.map((c, i) => cardElement(c, i, s.highlight.includes(i))));
+    els.table.dataset.key = key;
+  }
+  els.moves.textContent = String(s.moves);
+  const over = state.phase === "over";
+  els.turn.textContent = over ? t("Game over")
+    : s.turn === "player" ? t("Your turn") : s.turn === "opponent" ? t("Kitten's turn") : t("Dealing…");
+  els.turn.dataset.turn = over ? "over" : (s.turn || "");
+  els.first.textContent = s.first === "opponent" ? t("In this game, the opponent flips first")
+    : s.first === "player" ? t("In this game, you flip first") : "";
+  els.hint.hidden = !state.hint;
+  if (els.status.textContent !== state.status) els.status.textContent = state.status;
+  els.skip.hidden = !state.dealing;
+  els.auto.setAttribute("aria-pressed", String(state.auto));
+  const playing = game && game.status === "playing";
+  els.flip.disabled = !playing;
+  els.result.disabled = !playing;
+  for (const [k, v] of Object.entries(state.tally)) {
+    const b = els.tally.querySelector(`[data-tally="${k}"]`);
+    if (b) b.textContent = String(v);
+  }
+  els.root.dataset.phase = state.phase;
+  els.root.dataset.animating = String(state.animating);
+  els.root.dataset.serverMoves = game ? String(game.moves) : "";
+  const outcome = over && game && game.view.outcome;
+  els.end.hidden = !outcome;
+  if (outcome) {
+    const { title, reason } = endTexts(outcome);
+    els.endTitle.textContent = title;
+    els.endTitle.dataset.winner = outcome.winner;
+    els.endReason.textContent = reason;
+    els.endPlayer.textContent = String(outcome.player_cards);
+    els.endOpponent.textContent = String(outcome.opponent_cards);
+    els.endMoves.textContent = String(outcome.moves);
+  }
+}
+
+function centre(el) {
+  const r = el.getBoundingClientRect();
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+}
+
+function settled(animation) {
+  return animation.finished.then(() => undefined, () => undefined);
+}
+
+/** A card back flying from the table to ``seat``'s pile (one dealt card). */
+export function flyBack(els, seat, ms) {
+  if (ms <= 0) return Promise.resolve();
+  const from = centre(els.table);
+  const to = centre(els.piles[seat]);
+  const card = document.createElement("div");
+  card.className = "kt-flyer";
+  card.setAttribute("aria-hidden", "true");
+  card.style.left = `${from.x - 18}px`;
+  card.style.top = `${from.y - 26}px`;
+  document.body.append(card);
+  const a = card.animate(
+    [{ transform: "translate(0,0)" }, { transform: `translate(${to.x - from.x}px, ${to.y - from.y}px)` }],
+    { duration: ms, easing: "ease-out", fill: "forwards" });
+  return settled(a).then(() => card.remove());
+}
+
+/** The flipped card turning face up at the end of the row. */
+export function flipIn(els, ms) {
+  const last = els.table.lastElementChild;
+  if (!last || ms <= 0) return Promise.resolve();
+  return settled(last.animate(
+    [{ transform: "rotateY(90deg) scale(1.15)", opacity: 0.3 }, { transform: "none", opacity: 1 }],
+    { duration: ms, easing: "ease-out" }));
+}
+
+/** The taken row (from ``start`` to the end) sliding to ``seat``'s pile. */
+export function slideTaken(els, start, seat, ms) {
+  if (ms <= 0) return Promise.resolve();
+  const to = centre(els.piles[seat]);
+  const cards = [...els.table.children].slice(start);
+  return Promise.all(cards.map((el, i) => {
+    const from = centre(el);
+    return settled(el.animate(
+      [{ transform: "none", opacity: 1 },
+       { transform: `translate(${to.x - from.x}px, ${to.y - from.y}px) scale(.6)`, opacity: 0.2 }],
+      { duration: ms, delay: Math.min(i * 25, ms / 3), easing: "ease-in", fill: "forwards" }));
+  }));
+}
+
+/** Finish every running animation of the page at once. */
+export function finishAll() {
+  for (const a of document.getAnimations()) {
+    try { a.finish(); } catch (_) { a.cancel(); }
+  }
+}

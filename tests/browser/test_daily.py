@@ -1,0 +1,163 @@
+"""The daily Pêche page in real Chromium: a whole game with the keyboard only, checked
+against the engine's replay of the stored asks; reload resumes; phone viewports."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+
+from .conftest import no_horizontal_scroll, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+FAST = "window.PECHE_STEP_MS = 5; window.PECHE_POLL_MS = 150;"
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card(c: str) -> str:
+    return c[:-1] + SUITS[c[-1]]
+
+
+def event_text(e: dict) -> str:
+    """English announcement of an event (mirrors render.js eventText)."""
+    me = e.get("seat") == 0
+    if e["type"] == "ask":
+        if me:
+            return (f"You ask for a {e['rank']}: the opponent gives it to you." if e["given"]
+                    else f"You ask for a {e['rank']}: the opponent has none.")
+        return (f"The opponent asks for a {e['rank']}: you give it." if e["given"]
+                else f"The opponent asks for a {e['rank']}: you have none.")
+    if e["type"] == "draw":
+        if me:
+            return (f"You go fishing and draw {card(e['card'])}." if e["why"] == "fish"
+                    else f"Your hand is empty: you draw {card(e['card'])}.")
+        return "The opponent goes fishing." if e["why"] == "fish" else "The opponent's hand is empty: it draws a card."
+    if e["type"] == "pair":
+        return f"You lay down a pair of {e['rank']}." if me else f"The opponent lays down a pair of {e['rank']}."
+    if e["type"] == "pass":
+        return "You pass." if me else "The opponent passes."
+    return f"Game over: {e['player_pairs']} pairs to {e['opponent_pairs']}."
+
+
+def history_text(h: dict) -> str:
+    who = "You" if h["seat"] == 0 else "Opponent"
+    what = "given" if h["given"] else "went fishing" if h["fished"] else "none"
+    return f"{who}: {h['rank']} — {what}"
+
+
+def replay_events(seed: str, moves: list[str]) -> list[list[dict]]:
+    from games.registry import engine
+
+    game = engine("peche")
+    state = game.new(seed=seed)
+    return [[game.event_view(e, 0) for e in game.apply(state, m)] for m in moves]
+
+
+def snapshot(page) -> dict:
+    return page.evaluate("""() => ({
+        hand: [...document.querySelectorAll('#hand button')].map(b => b.dataset.card),
+        history: [...document.querySelectorAll('#history li')].map(li => li.textContent),
+        counters: ['player-pairs','opponent-pairs','opponent-hand-size','lake-size','asks']
+            .map(id => document.getElementById(id).textContent),
+    })""")
+
+
+def wait_my_turn_or_end(page):
+    page.wait_for_function(
+        "document.querySelector('#turn')?.dataset.turn === 'player' || !document.querySelector('#end').hidden")
+    return page.locator("#end").is_visible()
+
+
+def start_as_guest(page, name: str):
+    page.goto(page.base + "/daily/")
+    page.wait_for_selector("#name-input:focus")  # the prompt takes the focus: no mouse needed
+    page.keyboard.type(name)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand button:focus")
+
+
+def test_full_game_with_the_keyboard_only(new_page, request):
+    from challenges.models import Attempt
+
+    if settings.REDIS_URL:
+        request.getfixturevalue("celery_worker_process")  # the real worker verifies
+    page = new_page()
+    page.add_init_script(FAST)
+    start_as_guest(page, "Keyboard Kim")
+    screenshot(page, "daily-desktop-start")
+    log_from = 0  # moves whose events the log on screen has announced start here
+    asks = 0
+    while not wait_my_turn_or_end(page):
+        focused = page.evaluate("document.activeElement.dataset.card")
+        assert focused, "a card of the hand keeps the focus"
+        if asks % 3 == 1:
+            page.keyboard.press("ArrowRight")
+            assert page.evaluate("document.activeElement.dataset.card") != focused or \
+                page.locator("#hand button").count() == 1
+        page.keyboard.press("Enter" if asks % 2 == 0 else " ")
+        asks += 1
+        page.wait_for_function(f"document.getElementById('asks').textContent === '{asks}' && "
+                               "document.querySelector('#turn').dataset.turn !== 'busy'")
+        if asks == 4:
+            before = snapshot(page)
+            page.reload()
+            page.wait_for_selector("#hand button:focus")
+            assert snapshot(page) == before, "reload resumes exactly"
+            log_from = asks
+        assert asks < 80
+    screenshot(page, "daily-desktop-end")
+    attempt = Attempt.objects.get(player__name="Keyboard Kim")
+    assert attempt.ranked and len(attempt.moves) == asks
+    # The history on screen is the engine's history of the stored asks.
+    from challenges.services import attempt_state
+
+    state = attempt_state(attempt)
+    assert page.locator("#history li").all_text_contents() == [history_text(h) for h in state.history]
+    # The live region announced exactly the events of the asks made since the reload.
+    events = [e for batch in replay_events(attempt.challenge.seed, attempt.moves)[log_from:] for e in batch]
+    assert page.locator("#log p").all_text_contents() == [event_text(e) for e in events]
+    assert page.get_attribute("#log", "aria-live") == "polite"
+    # End panel: numbers, then the rank appears without a reload.
+    outcome = events[-1]
+    assert page.text_content("#end-score") == str(outcome["score"])
+    assert page.text_content("#end-asks") == str(asks)
+    page.wait_for_selector("#end-status[data-status=verified]", timeout=20000)
+    assert re.fullmatch(r"Verified: rank 1\.", page.text_content("#end-status"))
+    assert f"{outcome['score']} points in {asks} asks" in page.text_content("#share-text")
+    assert re.search(r"Next deal in \d\d:\d\d:\d\d", page.text_content("#countdown"))
+    assert page.get_attribute("#leaderboard-link", "href") == f"/leaderboard/{attempt.challenge.date.isoformat()}/"
+    screenshot(page, "daily-desktop-verified")
+
+
+@pytest.mark.parametrize("name,viewport", [("portrait", {"width": 390, "height": 844}),
+                                            ("landscape", {"width": 844, "height": 390})])
+def test_phone_viewports(new_page, name, viewport):
+    page = new_page(viewport=viewport, has_touch=True, is_mobile=True)
+    page.add_init_script(FAST)
+    start_as_guest(page, f"Phone {name}")
+    for _ in range(3):
+        wait_my_turn_or_end(page)
+        page.locator("#hand button").first.tap()
+        page.wait_for_function("document.querySelector('#turn').dataset.turn !== 'busy'")
+    assert no_horizontal_scroll(page)
+    box = page.locator("#hand button").first.bounding_box()
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"], "hand visible without scrolling"
+    assert page.locator("#history li").count() >= 3 and page.locator("#history").is_visible()
+    screenshot(page, f"daily-{name}")
+
+
+def test_practice_on_a_past_day_is_unranked(new_page):
+    import datetime as dt
+
+    from challenges import days
+
+    page = new_page()
+    page.add_init_script(FAST)
+    day = (days.today() - dt.timedelta(days=3)).isoformat()
+    page.goto(page.base + "/daily/archive/")
+    page.click(f"a[href='/daily/{day}/']")
+    page.fill("#name-input", "Practice Pat")
+    page.press("#name-input", "Enter")
+    page.wait_for_selector("#hand button:focus")
+    assert "not ranked" in page.text_content("#mode")
