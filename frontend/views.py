@@ -35,8 +35,9 @@ def daily(request, date: str | None = None):
     day = today if date is None else _day_or_404(date)
     if date is not None and day == today:
         return redirect("daily")
+    player = current_player(request)
     return render(request, "frontend/daily.html", {
-        "day": day, "date_param": "today" if day == today else day.isoformat(), "practice": day != today,
+        "player_data": {"id": player.pk, "name": player.name} if player else None, "day": day, "date_param": "today" if day == today else day.isoformat(), "practice": day != today,
     })
 
 

@@ -89,6 +89,11 @@ class PublicKnowledge:
         self.void: list[dict[str, int]] = [{} for _ in range(players)]
         self.ask_history: list[dict[str, Any]] = []
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PublicKnowledge) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
     def unknown_cards(self, seat: int) -> int:
         """Cards of ``seat`` whose rank nobody outside the seat can name."""
         return self.hand_sizes[seat] - sum(self.known[seat].values())
@@ -419,7 +424,7 @@ class GoFishEngine:
             self._emit(state, {"type": "end", "books": outcome["books"], "winners": outcome["winners"]}, events)
 
     def _draw(self, state: GoFishState, seat: int, reason: str, events: list[dict[str, Any]]) -> None:
-        card = state.pond.pop(0)
+        card = state.pond[0]
         state.hands[seat].append(card)
         self._emit(state, {"type": "draw", "seat": seat, "reason": reason, "card": card}, events)
         self._lay_book(state, seat, rank_of(card), events)

@@ -30,17 +30,12 @@ def _index_usable(challenge_id: int) -> bool:
     return False
 
 
-def _entry(result: Result, rank: int) -> dict:
-    return {
-        "rank": rank,
-        "name": result.player.name,
-        "player_id": result.player_id,
-        "score": result.score,
-        "asks": result.asks,
-        "player_pairs": result.player_pairs,
-        "opponent_pairs": result.opponent_pairs,
-        "finished_at": result.finished_at,
-    }
+ENTRY_FIELDS = ("id", "player__name", "player_id", "score", "asks", "player_pairs", "opponent_pairs",
+                "finished_at", "disqualified")
+
+
+def _entry(row: tuple, rank: int) -> dict:
+    return {"rank": rank, **dict(zip(("result_id", *ENTRY_FIELDS[1:]), row))}
 
 
 def leaderboard_page(*, challenge_id: int, offset: int, limit: int) -> dict:
@@ -48,11 +43,12 @@ def leaderboard_page(*, challenge_id: int, offset: int, limit: int) -> dict:
         found = rank_index.page(challenge_id, offset, limit)
         if found is not None:
             total, ids = found
-            rows = Result.objects.select_related("player").in_bulk(ids)
+            # Plain tuples, not model instances: this is the hot read of the site.
+            rows = {row[0]: row for row in Result.objects.filter(pk__in=ids).values_list(*ENTRY_FIELDS)}
             entries = [_entry(rows[rid], offset + i + 1) for i, rid in enumerate(ids)
-                       if rid in rows and not rows[rid].disqualified]
+                       if rid in rows and not rows[rid][-1]]
             return {"total": total, "entries": entries}
-    rows = ranked_results(challenge_id).select_related("player").order_by(*RANK_ORDER)
+    rows = ranked_results(challenge_id).order_by(*RANK_ORDER).values_list(*ENTRY_FIELDS)
     return {
         "total": ranked_results(challenge_id).count(),
         "entries": [_entry(r, offset + i + 1) for i, r in enumerate(rows[offset: offset + limit])],

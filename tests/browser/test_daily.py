@@ -110,10 +110,10 @@ def test_full_game_with_the_keyboard_only(new_page, request):
     attempt = Attempt.objects.get(player__name="Keyboard Kim")
     assert attempt.ranked and len(attempt.moves) == asks
     # The history on screen is the engine's history of the stored asks.
-    from challenges.services import attempt_state
+    from challenges.selectors import attempt_view
 
-    state = attempt_state(attempt)
-    assert page.locator("#history li").all_text_contents() == [history_text(h) for h in state.history]
+    history = attempt_view(attempt)["history"]
+    assert page.locator("#history li").all_text_contents() == [history_text(h) for h in history]
     # The live region announced exactly the events of the asks made since the reload.
     events = [e for batch in replay_events(attempt.challenge.seed, attempt.moves)[log_from:] for e in batch]
     assert page.locator("#log p").all_text_contents() == [event_text(e) for e in events]

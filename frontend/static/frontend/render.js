@@ -116,10 +116,14 @@ export function shareText(state) {
   return text + " " + location.origin + "/daily/";
 }
 
+let shownAttempt = null;  // a newly shown attempt takes the focus to its hand
+
 function renderHand(root, state) {
   const v = state.view;
   const hand = $(root, "#hand");
-  const hadFocus = hand.contains(document.activeElement) || document.activeElement === document.body;
+  const hadFocus = hand.contains(document.activeElement) || document.activeElement === document.body
+    || shownAttempt !== v.id;
+  shownAttempt = v.id;
   const myTurn = v.turn === "player" && !state.busy;
   const buttons = v.hand.map((card, i) => el("button", {
     type: "button", class: "card suit-" + card.slice(-1), "data-rank": card.slice(0, -1), "data-card": card,

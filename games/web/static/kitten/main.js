@@ -2,7 +2,8 @@
 // draws it (render.js). The server plays every flip; this file only paces the events.
 import * as api from "./api.js";
 import * as S from "./state.js";
-import { cardLabel, elements, fmt, render, t, flyBack, flipIn, slideTaken, finishAll } from "./render.js";
+const { gettext, ngettext } = window;
+import { cardLabel, elements, fmt, render, flyBack, flipIn, slideTaken, finishAll } from "./render.js";
 
 const root = document.getElementById("kitten");
 const GAME = root.dataset.game;
@@ -64,13 +65,13 @@ async function animation(body) {
 function eventMessage(event) {
   const cap = event.capture;
   const you = event.seat === 0;
-  if (!cap) return fmt(you ? t("You flipped %(card)s") : t("Kitten flipped %(card)s"), { card: cardLabel(event.card) });
+  if (!cap) return fmt(you ? gettext("You flipped %(card)s") : gettext("Kitten flipped %(card)s"), { card: cardLabel(event.card) });
   const n = cap.taken.length;
   const msg = cap.kind === "jack"
-    ? (you ? window.ngettext("Jack sweep! You take %(n)s card", "Jack sweep! You take %(n)s cards", n)
-      : window.ngettext("Jack sweep! Kitten takes %(n)s card", "Jack sweep! Kitten takes %(n)s cards", n))
-    : (you ? window.ngettext("Fished! You take %(n)s card", "Fished! You take %(n)s cards", n)
-      : window.ngettext("Fished! Kitten takes %(n)s card", "Fished! Kitten takes %(n)s cards", n));
+    ? (you ? ngettext("Jack sweep! You take %(n)s card", "Jack sweep! You take %(n)s cards", n)
+      : ngettext("Jack sweep! Kitten takes %(n)s card", "Jack sweep! Kitten takes %(n)s cards", n))
+    : (you ? ngettext("Fished! You take %(n)s card", "Fished! You take %(n)s cards", n)
+      : ngettext("Fished! Kitten takes %(n)s card", "Fished! Kitten takes %(n)s cards", n));
   return fmt(msg, { n });
 }
 
@@ -148,7 +149,7 @@ function failed(error) {
     interrupt();
     return resync();
   }
-  S.setStatus(state, t("Could not reach the server. Try again."));
+  S.setStatus(state, gettext("Could not reach the server. Try again."));
   state.phase = state.game && state.game.status === "playing" ? "idle" : state.phase;
   draw();
   return undefined;
@@ -178,7 +179,7 @@ async function deal(first, gen) {
   state.dealing = true;
   state.phase = "dealing";
   S.showEmptyDeal(state, first);
-  S.setStatus(state, t("Dealing…"));
+  S.setStatus(state, gettext("Dealing…"));
   await animation(async () => {
     for (let i = 0; i < 52 && gen === state.gen; i++) {
       S.dealOne(state, i);
@@ -211,12 +212,12 @@ async function newGame() {
   S.setGame(state, game);
   await deal(game.view.first, gen);
   if (gen !== state.gen) return;
-  if (game.view.first === "opponent") S.setStatus(state, t("In this game, the opponent flips first"));
+  if (game.view.first === "opponent") S.setStatus(state, gettext("In this game, the opponent flips first"));
   draw();
   if (await playEvents(game.events, gen)) {
     settle(game);
     if (game.view.first === "opponent" && !game.events.some((e) => e.capture)) {
-      S.setStatus(state, t("In this game, the opponent flips first"));
+      S.setStatus(state, gettext("In this game, the opponent flips first"));
       draw();
     }
   }
@@ -225,7 +226,7 @@ async function newGame() {
 async function seeResult() {
   const game = state.game;
   if (!game || game.status !== "playing") return;
-  if (!(await confirmDialog(t("See the result now? The remaining cards are flipped at once.")))) return;
+  if (!(await confirmDialog(gettext("See the result now? The remaining cards are flipped at once.")))) return;
   interrupt();
   await pending.catch(() => undefined);
   const gen = state.gen;
@@ -241,7 +242,7 @@ async function seeResult() {
 
 async function askNewGame() {
   const playing = state.game && state.game.status === "playing";
-  if (playing && !(await confirmDialog(t("Start a new game? This game will be abandoned.")))) return;
+  if (playing && !(await confirmDialog(gettext("Start a new game? This game will be abandoned.")))) return;
   await newGame();
 }
 
@@ -260,7 +261,7 @@ function confirmDialog(text) {
 function flipRequest() {
   if (state.animating) { finishAnimation(); return; }
   if (state.phase === "opponent") {
-    S.setStatus(state, t("Wait for the opponent"));
+    S.setStatus(state, gettext("Wait for the opponent"));
     draw();
     return;
   }

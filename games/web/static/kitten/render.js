@@ -4,7 +4,7 @@
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const LOW_PILE = 3; // a pile this small is emphasized
 
-export const t = (msg) => window.gettext(msg);
+const { gettext } = window;
 export const fmt = (msg, values) => window.interpolate(msg, values, true);
 
 export function cardLabel(card) {
@@ -54,10 +54,10 @@ function cardElement(card, index, highlighted) {
 }
 
 export function endTexts(outcome) {
-  const title = { player: t("You win!"), opponent: t("You lose"), draw: t("Draw") }[outcome.winner];
+  const title = { player: gettext("You win!"), opponent: gettext("You lose"), draw: gettext("Draw") }[outcome.winner];
   let reason;
-  if (outcome.reason === "limit") reason = t("Move limit: most cards wins");
-  else reason = outcome.winner === "player" ? t("Kitten's pile ran out") : t("Your pile ran out");
+  if (outcome.reason === "limit") reason = gettext("Move limit: most cards wins");
+  else reason = outcome.winner === "player" ? gettext("Kitten's pile ran out") : gettext("Your pile ran out");
   return { title, reason };
 }
 
@@ -78,11 +78,11 @@ export function render(state, els) {
   }
   els.moves.textContent = String(s.moves);
   const over = state.phase === "over";
-  els.turn.textContent = over ? t("Game over")
-    : s.turn === "player" ? t("Your turn") : s.turn === "opponent" ? t("Kitten's turn") : t("Dealing…");
+  els.turn.textContent = over ? gettext("Game over")
+    : s.turn === "player" ? gettext("Your turn") : s.turn === "opponent" ? gettext("Kitten's turn") : gettext("Dealing…");
   els.turn.dataset.turn = over ? "over" : (s.turn || "");
-  els.first.textContent = s.first === "opponent" ? t("In this game, the opponent flips first")
-    : s.first === "player" ? t("In this game, you flip first") : "";
+  els.first.textContent = s.first === "opponent" ? gettext("In this game, the opponent flips first")
+    : s.first === "player" ? gettext("In this game, you flip first") : "";
   els.hint.hidden = !state.hint;
   if (els.status.textContent !== state.status) els.status.textContent = state.status;
   els.skip.hidden = !state.dealing;
@@ -97,6 +97,7 @@ export function render(state, els) {
   els.root.dataset.phase = state.phase;
   els.root.dataset.animating = String(state.animating);
   els.root.dataset.serverMoves = game ? String(game.moves) : "";
+  els.root.dataset.gameId = game ? String(game.id) : "";
   const outcome = over && game && game.view.outcome;
   els.end.hidden = !outcome;
   if (outcome) {

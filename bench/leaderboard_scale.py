@@ -1,0 +1,145 @@
+"""Leaderboard at scale (not a test): top-50 page and my-rank from the Redis rank index,
+side by side with a plain Postgres count rank and a window function, at several sizes.
+
+    .venv/bin/python -m bench.leaderboard_scale --sizes 100000 1000000 10000000
+
+Uses its own database (`bench`, created on the local Postgres) and Redis database 13,
+so it never touches the test or site data. Targets (issue 8) at 10M results in one day:
+my-rank p99 <= 2 ms, top-50 p99 <= 5 ms.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+
+PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+os.environ["DATABASE_URL"] = f"{PG}/bench"
+os.environ["REDIS_URL"] = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/13")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+
+def ensure_database() -> None:
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        if not conn.execute("select 1 from pg_database where datname = 'bench'").fetchone():
+            conn.execute("create database bench")
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    samples = sorted(samples)
+    return (statistics.median(samples) * 1000, samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000)
+
+
+def timed(fn, args_list) -> list[float]:
+    out = []
+    for args in args_list:
+        t = time.perf_counter()
+        fn(*args)
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def fill(size: int):
+    """A day with ``size`` ranked results (FK checks off while bulk-loading)."""
+    import datetime as dt
+
+    from django.db import connection
+
+    from challenges import days, services
+
+    day = dt.date(2000, 1, 1) + dt.timedelta(days=size % 997)
+    challenge = services.challenge_for_day(day=day)
+    with connection.cursor() as cur:
+        cur.execute("select count(*) from leaderboard_result where challenge_id = %s", [challenge.pk])
+        have = cur.fetchone()[0]
+        if have != size:
+            cur.execute("delete from leaderboard_result where challenge_id = %s", [challenge.pk])
+            cur.execute("select coalesce(max(attempt_id), 0) from leaderboard_result")
+            base = cur.fetchone()[0]
+            cur.execute("set session_replication_role = replica")
+            cur.execute("""
+                insert into challenges_player (id, user_id, name, token_hash, created_at)
+                select g, g, 'player ' || g, md5(g::text) || md5((g + 1)::text), now()
+                from generate_series(1, 1000) g on conflict do nothing""")
+            opened = days.opens_at(day)
+            cur.execute("""
+                insert into leaderboard_result (attempt_id, challenge_id, player_id, ranked, score,
+                  player_pairs, opponent_pairs, asks, finished_at, verified_at, disqualified, indexed)
+                select %s + g, %s, 1 + g %% 1000, true, 1000 + 30 * (p - (26 - p)), p, 26 - p,
+                       15 + (g * 7919) %% 30, %s + ((g * 104729) %% 86400000) * interval '1 millisecond',
+                       now() - interval '1 day', false, true
+                from (select g::bigint as g, 5 + (g::bigint * 31337) %% 17 as p from generate_series(1, %s) g) s""",
+                        [base, challenge.pk, opened, size])
+            cur.execute("set session_replication_role = origin")
+            cur.execute("analyze leaderboard_result")
+    return challenge
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
+    parser.add_argument("--samples", type=int, default=2000)
+    args = parser.parse_args()
+    ensure_database()
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", verbosity=0)
+    from leaderboard import rank_index, selectors, services
+    from leaderboard.models import Result
+
+    client = rank_index._redis()
+    rng = random.Random(7)
+    print(f"{'results':>10} | {'index my-rank p50/p99 ms':>24} | {'index top-50':>14} | "
+          f"{'SQL count rank':>15} | {'SQL top-50':>12} | {'window fn rank':>15} | {'index MiB':>9} | build s")
+    for size in args.sizes:
+        challenge = fill(size)
+        t = time.perf_counter()
+        services.rebuild_index(challenge_id=challenge.pk)
+        build = time.perf_counter() - t
+        memory = client.memory_usage(rank_index.key(challenge.pk), samples=0) / 2**20
+        ids = list(Result.objects.filter(challenge=challenge).values_list("id", flat=True)
+                   .order_by("?")[: args.samples]) if size <= 1_000_000 else None
+        if ids is None:  # order_by('?') is slow on 10M rows: sample ids from the known range
+            lo, hi = Result.objects.filter(challenge=challenge).order_by("id").values_list("id", flat=True)[:1][0], \
+                Result.objects.filter(challenge=challenge).order_by("-id").values_list("id", flat=True)[:1][0]
+            ids = [rng.randint(lo, hi) for _ in range(args.samples)]
+        results = Result.objects.in_bulk(ids)
+        picks = [results[i] for i in ids if i in results]
+        offsets = [(rng.randrange(0, max(1, size - 50)),) for _ in range(len(picks))]
+
+        my_rank = timed(lambda r: rank_index.rank_of(challenge.pk, r.pk) + 1, [(r,) for r in picks])
+        top = timed(lambda o: selectors.leaderboard_page(challenge_id=challenge.pk, offset=o, limit=50),
+                    offsets)
+        sql_picks = picks[: max(50, len(picks) // 10)]
+        sql_rank = timed(selectors.sql_rank, [(r,) for r in sql_picks])
+        rows = selectors.ranked_results(challenge.pk).select_related("player").order_by(*selectors.RANK_ORDER)
+        sql_top = timed(lambda o: list(rows[o: o + 50]), offsets[: len(sql_picks)])
+        window_n = 20 if size <= 1_000_000 else 5
+
+        def window(result):
+            with connection.cursor() as cur:
+                cur.execute("""select rank from (select id, rank() over (order by score desc, asks, finished_at, id)
+                               from leaderboard_result where challenge_id = %s and ranked and not disqualified) t
+                               where id = %s""", [challenge.pk, result.pk])
+                return cur.fetchone()[0]
+
+        win = timed(window, [(r,) for r in picks[:window_n]])
+        # The index and SQL agree on every sampled rank (the point of the shared order).
+        for r in picks[:20]:
+            assert rank_index.rank_of(challenge.pk, r.pk) + 1 == selectors.sql_rank(r) == window(r)
+        fmt = lambda s: "%.2f/%.2f" % percentiles(s)  # noqa: E731
+        print(f"{size:>10,} | {fmt(my_rank):>24} | {fmt(top):>14} | {fmt(sql_rank):>15} | {fmt(sql_top):>12} | "
+              f"{fmt(win):>15} | {memory:>9.1f} | {build:.1f}")
+
+
+if __name__ == "__main__":
+    main()

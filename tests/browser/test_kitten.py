@@ -1,0 +1,302 @@
+"""Kitten fishing in Chromium (issue 5): every bullet of the seeds as a behaviour check.
+
+Most tests set window.KITTEN_TIMING to zero durations; the animation test keeps the real
+ones (the page's data attributes)."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from games.kitten import ENGINE
+from games.web.models import CasualGame
+
+from .conftest import no_horizontal_scroll, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+FAST = {"deal": 0, "flip": 0, "highlight": 0, "slide": 0, "opponent": 0, "auto": 0}
+CAPTURE_SEED = "kt14"   # first="player": the player's second flip (move 3) fishes
+SHORT_SEED = "kt4809"   # first="player": the player's pile runs out after 51 moves
+SEEDS = {  # the seeds' wording (shared/seeds/000 fr, 003 de, 002 ja)
+    "fr-FR": {"opponent_first": "Dans cette partie, l’adversaire retourne en premier",
+              "hint": "Touchez votre pile pour retourner", "wait": "Attendez l’adversaire",
+              "limit": "Limite de coups : le plus de cartes l’emporte", "fished": r"Pêché ! Vous prenez \d+ cartes",
+              "see": "Voir le résultat"},
+    "de-DE": {"opponent_first": "In diesem Spiel deckt der Gegner zuerst auf", "hint": "Tippe auf deinen Stapel",
+              "wait": "Warte auf den Gegner", "limit": "Zuglimit erreicht – Kartenzahl entscheidet",
+              "fished": r"Geangelt! Du nimmst \d+ Karten", "see": "Zum Ergebnis"},
+    "ja-JP": {"opponent_first": "この対局は相手が先にめくります", "hint": "山札をタップしてめくろう",
+              "wait": "相手を待っています", "limit": "手数の上限に達したため枚数で判定",
+              "fished": r"釣れた！あなたが \d+ 枚獲得", "see": "結果を見る"},
+}
+
+
+def open_kitten(new_page, locale="en-US", timing=FAST, viewport=None):
+    page = new_page(locale=locale, viewport=viewport)
+    if timing is not None:
+        page.add_init_script(f"window.KITTEN_TIMING = {json.dumps(timing)};")
+    page.goto(page.base + "/kitten/")
+    return page
+
+
+def wait_phase(page, *phases, timeout=10_000):
+    selector = ", ".join(f'#kitten[data-phase="{p}"][data-animating="false"]' for p in phases)
+    page.wait_for_selector(selector, timeout=timeout)
+
+
+def current(page) -> CasualGame:
+    return CasualGame.objects.get(pk=int(page.get_attribute("#kitten", "data-game-id")))
+
+
+def shown(page) -> dict:
+    return page.evaluate("""() => ({
+        piles: [+document.querySelector('#kt-count-0').textContent, +document.querySelector('#kt-count-1').textContent],
+        table: [...document.querySelectorAll('#kt-table .kt-card')].map(c => c.dataset.card),
+        moves: +document.querySelector('#kt-moves').textContent,
+        turn: document.querySelector('#kt-turn').dataset.turn })""")
+
+
+def server_view(game: CasualGame) -> dict:
+    state = ENGINE.replay({"seed": game.seed, **game.options}, len(game.moves), partial=True)
+    return ENGINE.view(state, 0)
+
+
+def restart_with(page, seed: str, **options):
+    """Give the page's current (unplayed) game a chosen deal, then reload: it resumes."""
+    game = current(page)
+    assert game.moves == []
+    game.seed, game.options = seed, {"first": "player", **options}
+    game.save()
+    page.reload()
+    wait_phase(page, "idle")
+
+
+def test_flip_by_tap_space_enter_and_button_with_the_first_game_hint(new_page):
+    page = open_kitten(new_page)
+    wait_phase(page, "idle")
+    assert page.is_visible("#kt-hint") and page.inner_text("#kt-hint") == "Tap your pile to flip"
+    assert page.inner_text("#kt-first") == "In this game, you flip first"
+    assert shown(page) == {"piles": [26, 26], "table": [], "moves": 0, "turn": "player"}
+    page.click("#kt-pile-0")                        # tap the pile
+    wait_phase(page, "idle", "over")
+    assert len(current(page).moves) == 1
+    assert not page.is_visible("#kt-hint")
+    page.keyboard.press("Space")
+    wait_phase(page, "idle", "over")
+    page.locator("#kt-pile-0").focus()
+    page.keyboard.press("Enter")
+    wait_phase(page, "idle", "over")
+    page.click("#kt-flip")
+    wait_phase(page, "idle", "over")
+    game = current(page)
+    assert game.moves == ["flip"] * 4
+    view = server_view(game)
+    # Always visible: both piles, whose turn, every table card, moves played.
+    assert shown(page) == {"piles": view["piles"], "table": view["table"], "moves": view["moves"], "turn": "player"}
+    assert page.inner_text("#kt-turn") == "Your turn"
+    assert page.get_attribute("#kt-status", "aria-live") == "polite"
+    assert page.inner_text("#kt-tally").split() == ["Won", "0", "Lost", "0", "Drawn", "0"]
+    screenshot(page, "kitten-desktop")
+
+
+def test_kitten_waits_then_flips_and_a_tap_meanwhile_only_says_wait(new_page):
+    page = open_kitten(new_page, "fr-FR", {**FAST, "opponent": 1500})
+    wait_phase(page, "idle")
+    page.click("#kt-pile-0")
+    page.wait_for_selector('#kitten[data-phase="opponent"]')
+    assert page.get_attribute("#kt-turn", "data-turn") == "opponent"
+    assert page.inner_text("#kt-turn") == "Au tour de Chaton"
+    page.click("#kt-pile-0")
+    page.keyboard.press("Space")
+    page.click("#kt-flip")
+    assert page.inner_text("#kt-status") == SEEDS["fr-FR"]["wait"]
+    screenshot(page, "kitten-waiting-fr")
+    wait_phase(page, "idle", "over")
+    assert current(page).moves == ["flip"]           # the taps changed nothing
+    assert shown(page)["moves"] == 2 and page.inner_text("#kt-turn") == "À vous"
+
+
+def test_a_key_or_tap_during_deal_or_capture_animation_only_finishes_it(new_page):
+    page = open_kitten(new_page, "fr-FR", timing=None)   # real durations
+    page.wait_for_selector('#kitten[data-phase="dealing"]')
+    assert page.is_visible("#kt-skip") and page.inner_text("#kt-skip") == "Passer"
+    page.keyboard.press("Space")                     # during the deal: finishes it, flips nothing
+    wait_phase(page, "idle", timeout=1000)
+    assert shown(page)["piles"] == [26, 26] and not page.is_visible("#kt-skip")
+    assert current(page).moves == []
+
+    restart_with(page, CAPTURE_SEED)
+    page.click("#kt-pile-0")
+    wait_phase(page, "idle")
+    before = shown(page)
+    page.keyboard.press("Enter")                     # move 3: the player fishes
+    page.wait_for_selector("#kt-table .kt-match", timeout=3000)
+    assert page.locator("#kt-table .kt-match").count() == 2    # the two matching cards
+    assert re.fullmatch(SEEDS["fr-FR"]["fished"], page.inner_text("#kt-status"))
+    screenshot(page, "kitten-capture-fr")
+    page.keyboard.press("Space")                     # during the capture: only finishes it
+    page.wait_for_selector('#kitten[data-animating="false"]', timeout=300)
+    assert page.locator("#kt-table .kt-match").count() == 0
+    assert shown(page)["piles"][0] > before["piles"][0]
+    page.wait_for_selector('#kitten[data-phase="opponent"]', timeout=300)   # Kitten thinks next
+    wait_phase(page, "idle", timeout=5000)
+    assert current(page).moves == ["flip", "flip"]   # no extra flip from the key
+    assert shown(page) == {**{k: v for k, v in server_view(current(page)).items()
+                               if k in ("piles", "table", "moves")}, "turn": "player"}
+
+
+def test_a_tap_finishes_the_deal_and_skip_skips_it(new_page):
+    page = open_kitten(new_page, timing={**FAST, "deal": 4000})
+    page.wait_for_selector('#kitten[data-phase="dealing"]')
+    page.click("#kt-pile-0")                         # a tap during the deal: no flip
+    wait_phase(page, "idle", timeout=1000)
+    assert shown(page)["piles"] == [26, 26] and current(page).moves == []
+    page.click("#kt-new")
+    page.click("#kt-confirm-ok")
+    page.wait_for_selector('#kitten[data-phase="dealing"]')
+    page.click("#kt-skip")
+    wait_phase(page, "idle", timeout=1000)
+    assert shown(page)["moves"] == 1 and current(page).moves == []   # Kitten opened this one
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "de-DE", "ja-JP"])
+def test_first_player_alternates_with_its_message(new_page, locale):
+    texts = SEEDS[locale]
+    page = open_kitten(new_page, locale)
+    wait_phase(page, "idle")
+    assert page.inner_text("#kt-hint") == texts["hint"]
+    assert page.inner_text("#kt-first") != texts["opponent_first"]
+    assert page.inner_text("#kt-result") == texts["see"]
+    first_id = current(page).pk
+    page.click("#kt-new")                            # mid-game: asks first
+    page.wait_for_selector("#kt-confirm[open]")
+    page.click("#kt-confirm-cancel")
+    assert current(page).pk == first_id
+    page.click("#kt-new")
+    page.click("#kt-confirm-ok")
+    page.wait_for_function(f"document.querySelector('#kitten').dataset.gameId !== '{first_id}'")
+    wait_phase(page, "idle", "over")
+    game = current(page)
+    assert game.options["first"] == "opponent"
+    assert page.inner_text("#kt-first") == texts["opponent_first"]
+    assert not page.is_visible("#kt-hint")           # only the first game shows the hint
+    assert shown(page)["moves"] == 1 and len(shown(page)["table"]) == 1  # Kitten's opening flip
+    screenshot(page, f"kitten-opponent-first-{locale[:2]}")
+    page.click("#kt-new")
+    page.click("#kt-confirm-ok")
+    page.wait_for_function(f"document.querySelector('#kitten').dataset.gameId !== '{game.pk}'")
+    wait_phase(page, "idle")
+    assert current(page).options["first"] == "player"
+    assert page.inner_text("#kt-first") != texts["opponent_first"]
+
+
+def test_reload_rotation_and_resize_resume_exactly(new_page):
+    page = open_kitten(new_page, viewport={"width": 390, "height": 844})
+    wait_phase(page, "idle")
+    for _ in range(5):
+        page.keyboard.press("Space")
+        wait_phase(page, "idle", "over")
+    before = shown(page)
+    game_id = current(page).pk
+    page.set_viewport_size({"width": 844, "height": 390})    # rotation: no reload, same game
+    assert shown(page) == before and no_horizontal_scroll(page)
+    page.reload()
+    wait_phase(page, "idle", "over")
+    assert shown(page) == before and current(page).pk == game_id
+    assert not page.is_visible("#kt-hint") and page.locator("#kt-end").is_hidden()
+    page.keyboard.press("Space")
+    wait_phase(page, "idle", "over")
+    assert len(current(page).moves) == 6
+
+
+def test_auto_by_hand_and_see_result_give_the_same_true_result(new_page):
+    page = open_kitten(new_page)
+    wait_phase(page, "idle")
+    restart_with(page, SHORT_SEED)
+    page.click("#kt-auto")                           # Auto flips the player's cards too
+    assert page.get_attribute("#kt-auto", "aria-pressed") == "true"
+    page.wait_for_function("+document.querySelector('#kt-moves').textContent >= 9")
+    page.click("#kt-auto")                           # switchable any time
+    wait_phase(page, "idle")
+    paused = len(current(page).moves)
+    page.wait_for_timeout(200)
+    assert len(current(page).moves) == paused
+    page.click("#kt-auto")
+    wait_phase(page, "over", timeout=20_000)
+    by_hand = current(page)
+    assert by_hand.status == "over"
+    hand_outcome = server_view(by_hand)["outcome"]
+    assert hand_outcome == ENGINE.conformance({"seed": SHORT_SEED, "first": "player"})
+    assert page.inner_text("#kt-end-title") == "You lose"
+    assert page.inner_text("#kt-end-reason") == "Your pile ran out"
+    assert page.inner_text("#kt-end-player") == "0" and page.inner_text("#kt-end-opponent") == "51"
+    assert page.inner_text("#kt-end-moves") == "51"
+    assert "kt-low" in page.get_attribute("#kt-count-0", "class")   # a small pile stands out
+    assert page.inner_text("#kt-tally").split() == ["Won", "0", "Lost", "1", "Drawn", "0"]
+    screenshot(page, "kitten-end-desktop")
+    page.click("#kt-auto")
+
+    page.click("#kt-replay")                         # Replay: the next game at once (Kitten first)
+    page.wait_for_function(f"document.querySelector('#kitten').dataset.gameId !== '{by_hand.pk}'")
+    wait_phase(page, "idle")
+    game = current(page)
+    game.seed, game.options, game.moves = SHORT_SEED, {"first": "player"}, []
+    game.save()
+    page.reload()
+    wait_phase(page, "idle")
+    page.click("#kt-pile-0")
+    wait_phase(page, "idle")
+    page.click("#kt-result")
+    page.wait_for_selector("#kt-confirm[open]")
+    page.click("#kt-confirm-ok")
+    wait_phase(page, "over")
+    at_once = current(page)
+    assert at_once.moves == by_hand.moves and at_once.result == by_hand.result == "loss"
+    assert server_view(at_once)["outcome"] == hand_outcome
+    assert page.inner_text("#kt-end-moves") == "51" and page.inner_text("#kt-end-player") == "0"
+    assert page.inner_text("#kt-tally").split() == ["Won", "0", "Lost", "2", "Drawn", "0"]
+
+
+def test_move_limit_result_panel_in_french(new_page):
+    page = open_kitten(new_page, "fr-FR")
+    wait_phase(page, "idle")
+    restart_with(page, "limit-deal", limit=40)
+    page.click("#kt-result")
+    page.click("#kt-confirm-ok")
+    wait_phase(page, "over")
+    outcome = ENGINE.conformance({"seed": "limit-deal", "first": "player", "limit": 40})
+    assert outcome["reason"] == "limit"
+    assert page.inner_text("#kt-end-reason") == SEEDS["fr-FR"]["limit"]
+    assert page.inner_text("#kt-end-title") == {"player": "Victoire !", "opponent": "Défaite",
+                                               "draw": "Égalité"}[outcome["winner"]]
+    assert page.inner_text("#kt-end-moves") == "40"
+    assert page.inner_text("#kt-end-player") == str(outcome["player_cards"])
+    assert page.inner_text("#kt-end-opponent") == str(outcome["opponent_cards"])
+    assert page.inner_text("#kt-replay") == "Rejouer"
+    page.click("#kt-new")                            # over: no confirmation needed
+    page.wait_for_function("document.querySelector('#kitten').dataset.phase === 'idle'")
+    assert not page.is_visible("#kt-confirm")
+
+
+@pytest.mark.parametrize("locale,viewport,name", [
+    ("ja-JP", {"width": 390, "height": 844}, "portrait-ja"),
+    ("de-DE", {"width": 844, "height": 390}, "landscape-de"),
+])
+def test_phone_portrait_and_landscape_fit_without_horizontal_scroll(new_page, locale, viewport, name):
+    page = open_kitten(new_page, locale, viewport=viewport)
+    wait_phase(page, "idle")
+    page.click("#kt-auto")
+    page.wait_for_function("document.querySelectorAll('#kt-table .kt-card').length >= 4", timeout=15_000)
+    page.click("#kt-auto")
+    wait_phase(page, "idle", "over")
+    assert no_horizontal_scroll(page)
+    assert page.get_attribute("#kt-result", "aria-label") == SEEDS[locale]["see"]
+    label_visible = page.is_visible("#kt-result .kt-label")
+    assert label_visible == (name != "portrait-ja")  # an icon button in phone portrait
+    assert page.is_visible("#kt-result .kt-icon") == (name == "portrait-ja")
+    for selector in ("#kt-pile-0", "#kt-flip", "#kt-count-0", "#kt-count-1", "#kt-moves", "#kt-table"):
+        box = page.locator(selector).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], selector
+    screenshot(page, f"kitten-{name}")
