@@ -111,8 +111,10 @@ def main(argv: list[str] | None = None) -> None:
     for label, players, n_random, focus in rows:
         tally = scenario(players, n_random, focus, args.games, args.seed_prefix)
         print(tally.row(label, 1 / players), flush=True)
-    print(f"\n'wins' = sole winner; 'shared' = tied for most books; 'fair' = equal-strength rate;"
-          f" 'books' = mean books of the watched seat. {time.perf_counter() - started:.1f}s")
+    print(f"\n'wins' = sole winner (Wilson interval on it); 'shared' = tied for most books;"
+          f" 'fair' = 1/players; with 4 players ties happen, so the all-random row is the"
+          f" like-for-like reference; 'books' = mean books of the watched seat."
+          f" {time.perf_counter() - started:.1f}s")
 
 
 if __name__ == "__main__":

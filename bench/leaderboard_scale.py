@@ -15,19 +15,11 @@ import random
 import statistics
 import time
 
-PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+from bench.pgdb import PG, ensure_database
 os.environ["DATABASE_URL"] = f"{PG}/bench"
 os.environ["REDIS_URL"] = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/13")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
-
-
-def ensure_database() -> None:
-    import psycopg
-
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        if not conn.execute("select 1 from pg_database where datname = 'bench'").fetchone():
-            conn.execute("create database bench")
 
 
 def percentiles(samples: list[float]) -> tuple[float, float]:
@@ -64,13 +56,13 @@ def fill(size: int):
             cur.execute("set session_replication_role = replica")
             cur.execute("""
                 insert into challenges_player (id, user_id, name, token_hash, created_at)
-                select g, g, 'player ' || g, md5(g::text) || md5((g + 1)::text), now()
+                select 1000000000 + g, 1000000000 + g, 'player ' || g, md5(g::text) || md5((g + 1)::text), now()
                 from generate_series(1, 1000) g on conflict do nothing""")
             opened = days.opens_at(day)
             cur.execute("""
                 insert into leaderboard_result (attempt_id, challenge_id, player_id, ranked, score,
                   player_pairs, opponent_pairs, asks, finished_at, verified_at, disqualified, indexed)
-                select %s + g, %s, 1 + g %% 1000, true, 1000 + 30 * (p - (26 - p)), p, 26 - p,
+                select %s + g, %s, 1000000001 + g %% 1000, true, 1000 + 30 * (p - (26 - p)), p, 26 - p,
                        15 + (g * 7919) %% 30, %s + ((g * 104729) %% 86400000) * interval '1 millisecond',
                        now() - interval '1 day', false, true
                 from (select g::bigint as g, 5 + (g::bigint * 31337) %% 17 as p from generate_series(1, %s) g) s""",
@@ -116,7 +108,7 @@ def main() -> None:
         picks = [results[i] for i in ids if i in results]
         offsets = [(rng.randrange(0, max(1, size - 50)),) for _ in range(len(picks))]
 
-        my_rank = timed(lambda r: rank_index.rank_of(challenge.pk, r.pk) + 1, [(r,) for r in picks])
+        my_rank = timed(lambda r: rank_index.rank_of(challenge.pk, r.attempt_id) + 1, [(r,) for r in picks])
         top = timed(lambda o: selectors.leaderboard_page(challenge_id=challenge.pk, offset=o, limit=50),
                     offsets)
         sql_picks = picks[: max(50, len(picks) // 10)]
@@ -127,7 +119,7 @@ def main() -> None:
 
         def window(result):
             with connection.cursor() as cur:
-                cur.execute("""select rank from (select id, rank() over (order by score desc, asks, finished_at, id)
+                cur.execute("""select rank from (select id, rank() over (order by score desc, asks, finished_at, attempt_id)
                                from leaderboard_result where challenge_id = %s and ranked and not disqualified) t
                                where id = %s""", [challenge.pk, result.pk])
                 return cur.fetchone()[0]
@@ -135,7 +127,7 @@ def main() -> None:
         win = timed(window, [(r,) for r in picks[:window_n]])
         # The index and SQL agree on every sampled rank (the point of the shared order).
         for r in picks[:20]:
-            assert rank_index.rank_of(challenge.pk, r.pk) + 1 == selectors.sql_rank(r) == window(r)
+            assert rank_index.rank_of(challenge.pk, r.attempt_id) + 1 == selectors.sql_rank(r) == window(r)
         fmt = lambda s: "%.2f/%.2f" % percentiles(s)  # noqa: E731
         print(f"{size:>10,} | {fmt(my_rank):>24} | {fmt(top):>14} | {fmt(sql_rank):>15} | {fmt(sql_top):>12} | "
               f"{fmt(win):>15} | {memory:>9.1f} | {build:.1f}")

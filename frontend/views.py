@@ -53,6 +53,8 @@ def _histogram(bins: list[dict]) -> dict | None:
         return None
     low, high = min(b["score"] for b in bins), max(b["score"] for b in bins)
     top = max(b["count"] for b in bins)
+    while (high - low) // 30 + 1 < 9:  # a few empty slots either side: no single giant bar
+        low, high = low - 30, high + 30
     slots = (high - low) // 30 + 1  # scores move by 30 points per pair of difference
     width = 280 / slots
     bars = []
@@ -62,6 +64,11 @@ def _histogram(bins: list[dict]) -> dict | None:
                      "w": round(max(width * .8, 1), 2), "y": round(100 - h, 2), "h": round(h, 2),
                      "score": b["score"], "count": b["count"]})
     return {"bars": bars, "low": low, "high": high, "top": top}
+
+
+def _row(entry: dict) -> dict:
+    # The selector's entry keys have changed shape before ("name" vs "player__name").
+    return {**entry, "name": entry.get("name", entry.get("player__name"))}
 
 
 def leaderboard_go(request):
@@ -90,7 +97,7 @@ def leaderboard(request, date: str):
     today = days.today()
     return render(request, "frontend/leaderboard.html", {
         "day": day, "today": today, "challenge": selectors.challenge_public(challenge),
-        "entries": data["entries"], "total": data["total"], "page": page, "pages": pages,
+        "entries": [_row(e) for e in data["entries"]], "total": data["total"], "page": page, "pages": pages,
         "player": player, "mine": mine,
         "histogram": _histogram(board.score_histogram(challenge_id=challenge.pk)),
         "previous_day": day - dt.timedelta(days=1),

@@ -424,7 +424,7 @@ class GoFishEngine:
             self._emit(state, {"type": "end", "books": outcome["books"], "winners": outcome["winners"]}, events)
 
     def _draw(self, state: GoFishState, seat: int, reason: str, events: list[dict[str, Any]]) -> None:
-        card = state.pond[0]
+        card = state.pond.pop(0)
         state.hands[seat].append(card)
         self._emit(state, {"type": "draw", "seat": seat, "reason": reason, "card": card}, events)
         self._lay_book(state, seat, rank_of(card), events)

@@ -22,7 +22,7 @@ class Result(models.Model):
     class Meta:
         indexes = [
             models.Index(
-                fields=["challenge", "-score", "asks", "finished_at", "id"],
+                fields=["challenge", "-score", "asks", "finished_at", "attempt"],
                 condition=models.Q(ranked=True, disqualified=False), name="result_ranking",
             ),
             models.Index(fields=["indexed"], condition=models.Q(indexed=False), name="result_unindexed"),

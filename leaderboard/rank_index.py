@@ -1,15 +1,17 @@
 """A Redis sorted set per day answering "top N" and "my rank" in O(log n).
 
 Postgres is the record; the index is derived from it and can be dropped and rebuilt at
-any time. Order: score desc, asks asc, earlier finish first, then result id — packed
+any time. Order: score desc, asks asc, earlier finish first, then attempt id — packed
 into one exact integer (< 2**53, so a Redis double holds it exactly), lower is better;
-equal keys fall back to the member string, a zero-padded result id.
+equal keys fall back to the member string, the zero-padded attempt id (one result per
+attempt, and known before the result row is written).
 A day's set is used only once its ``ready`` marker exists, i.e. after a full build:
 until then (or with no Redis at all) readers use SQL.
 """
 from __future__ import annotations
 
 import logging
+import time
 from functools import lru_cache
 
 from django.conf import settings
@@ -20,10 +22,27 @@ MAX_SCORE = 1780
 _ASK_BITS, _TIME_BITS = 10, 30  # asks < 1024; ms since the day opened < 2**30 (12 days)
 
 
+# After a failure, skip Redis for a moment instead of paying a timeout on every request.
+_BREAK_SECONDS = 2.0
+_down_until = 0.0
+
+
+class Unavailable(Exception):
+    pass
+
+
 def _redis():
     if not settings.REDIS_URL:
         return None
+    if time.monotonic() < _down_until:
+        raise Unavailable("rank index recently unreachable")
     return _client(settings.REDIS_URL)
+
+
+def _failed(exc: Exception) -> None:
+    global _down_until
+    if not isinstance(exc, Unavailable):
+        _down_until = time.monotonic() + _BREAK_SECONDS
 
 
 @lru_cache(maxsize=4)
@@ -41,8 +60,8 @@ def sort_key(*, score: int, asks: int, finished_ms: int) -> int:
     )
 
 
-def member(result_id: int) -> str:
-    return f"{result_id:012d}"
+def member(attempt_id: int) -> str:
+    return f"{attempt_id:012d}"
 
 
 def key(challenge_id: int) -> str:
@@ -54,68 +73,73 @@ def ready_key(challenge_id: int) -> str:
 
 
 def available() -> bool:
-    return _redis() is not None
+    """Configured and not known to be down."""
+    try:
+        return _redis() is not None
+    except Unavailable:
+        return False
 
 
 def add(challenge_id: int, entries: list[tuple[int, int]]) -> bool:
-    """Add (result_id, sort_key) pairs; False if Redis is unreachable."""
-    client = _redis()
-    if client is None or not entries:
-        return client is not None
+    """Add (attempt_id, sort_key) pairs; False if Redis is unreachable."""
     try:
-        client.zadd(key(challenge_id), {member(rid): k for rid, k in entries})
+        client = _redis()
+        if client is None or not entries:
+            return client is not None
+        client.zadd(key(challenge_id), {member(aid): k for aid, k in entries})
         return True
     except Exception as exc:  # Redis down: the sweeper adds it later
+        _failed(exc)
         log.warning("rank index unavailable for add challenge=%s: %s", challenge_id, exc.__class__.__name__)
         return False
 
 
-def remove(challenge_id: int, result_id: int) -> bool:
-    client = _redis()
-    if client is None:
-        return True
+def remove(challenge_id: int, attempt_id: int) -> bool:
     try:
-        client.zrem(key(challenge_id), member(result_id))
+        client = _redis()
+        if client is None:
+            return True
+        client.zrem(key(challenge_id), member(attempt_id))
         return True
-    except Exception:
+    except Exception as exc:
+        _failed(exc)
         # Readers filter disqualified ids anyway; drop the ready marker on next success.
         return False
 
 
 def is_ready(challenge_id: int) -> bool:
-    client = _redis()
-    if client is None:
-        return False
     try:
-        return bool(client.exists(ready_key(challenge_id)))
-    except Exception:
+        client = _redis()
+        return client is not None and bool(client.exists(ready_key(challenge_id)))
+    except Exception as exc:
+        _failed(exc)
         return False
 
 
-def rank_of(challenge_id: int, result_id: int) -> int | None:
+def rank_of(challenge_id: int, attempt_id: int) -> int | None:
     """0-based position, or None (not indexed, or Redis unreachable)."""
-    client = _redis()
     try:
-        return client.zrank(key(challenge_id), member(result_id))
-    except Exception:
+        return _redis().zrank(key(challenge_id), member(attempt_id))
+    except Exception as exc:
+        _failed(exc)
         return None
 
 
 def page(challenge_id: int, offset: int, limit: int) -> tuple[int, list[int]] | None:
     """(total, result ids in order) or None if Redis is unreachable."""
-    client = _redis()
     try:
-        pipe = client.pipeline(transaction=False)
+        pipe = _redis().pipeline(transaction=False)
         pipe.zcard(key(challenge_id))
         pipe.zrange(key(challenge_id), offset, offset + limit - 1)
         total, members = pipe.execute()
-    except Exception:
+    except Exception as exc:
+        _failed(exc)
         return None
     return total, [int(m) for m in members]
 
 
 def rebuild(challenge_id: int, rows) -> int:
-    """Replace the day's set with ``rows`` [(result_id, sort_key)], atomically for readers."""
+    """Replace the day's set with ``rows`` [(attempt_id, sort_key)], atomically for readers."""
     client = _redis()
     if client is None:
         return 0
@@ -123,8 +147,8 @@ def rebuild(challenge_id: int, rows) -> int:
     client.delete(building)
     count = 0
     batch: dict[str, int] = {}
-    for rid, k in rows:
-        batch[member(rid)] = k
+    for aid, k in rows:
+        batch[member(aid)] = k
         if len(batch) >= 10_000:
             client.zadd(building, batch)
             count += len(batch)
@@ -145,10 +169,10 @@ def rebuild(challenge_id: int, rows) -> int:
 
 def claim_rebuild(challenge_id: int) -> bool:
     """One rebuild at a time per day, whoever asks first."""
-    client = _redis()
     try:
-        return bool(client.set(f"{key(challenge_id)}:rebuilding", "1", nx=True, ex=300))
-    except Exception:
+        return bool(_redis().set(f"{key(challenge_id)}:rebuilding", "1", nx=True, ex=300))
+    except Exception as exc:
+        _failed(exc)
         return False
 
 

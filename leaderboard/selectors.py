@@ -10,7 +10,7 @@ from .models import Result
 
 log = logging.getLogger(__name__)
 
-RANK_ORDER = ("-score", "asks", "finished_at", "id")
+RANK_ORDER = ("-score", "asks", "finished_at", "attempt_id")
 
 
 def ranked_results(challenge_id: int):
@@ -30,12 +30,13 @@ def _index_usable(challenge_id: int) -> bool:
     return False
 
 
-ENTRY_FIELDS = ("id", "player__name", "player_id", "score", "asks", "player_pairs", "opponent_pairs",
+ENTRY_FIELDS = ("attempt_id", "player__name", "player_id", "score", "asks", "player_pairs", "opponent_pairs",
                 "finished_at", "disqualified")
+ENTRY_KEYS = ("attempt_id", "name", *ENTRY_FIELDS[2:])
 
 
 def _entry(row: tuple, rank: int) -> dict:
-    return {"rank": rank, **dict(zip(("result_id", *ENTRY_FIELDS[1:]), row))}
+    return {"rank": rank, **dict(zip(ENTRY_KEYS, row))}
 
 
 def leaderboard_page(*, challenge_id: int, offset: int, limit: int) -> dict:
@@ -44,7 +45,7 @@ def leaderboard_page(*, challenge_id: int, offset: int, limit: int) -> dict:
         if found is not None:
             total, ids = found
             # Plain tuples, not model instances: this is the hot read of the site.
-            rows = {row[0]: row for row in Result.objects.filter(pk__in=ids).values_list(*ENTRY_FIELDS)}
+            rows = {row[0]: row for row in Result.objects.filter(attempt_id__in=ids).values_list(*ENTRY_FIELDS)}
             entries = [_entry(rows[rid], offset + i + 1) for i, rid in enumerate(ids)
                        if rid in rows and not rows[rid][-1]]
             return {"total": total, "entries": entries}
@@ -61,7 +62,7 @@ def sql_rank(result: Result) -> int:
         Q(score__gt=result.score)
         | Q(score=result.score, asks__lt=result.asks)
         | Q(score=result.score, asks=result.asks, finished_at__lt=result.finished_at)
-        | Q(score=result.score, asks=result.asks, finished_at=result.finished_at, id__lt=result.id)
+        | Q(score=result.score, asks=result.asks, finished_at=result.finished_at, attempt_id__lt=result.attempt_id)
     )
     return ahead.count() + 1
 
@@ -70,7 +71,7 @@ def result_rank(result: Result) -> int | None:
     if not result.ranked or result.disqualified:
         return None
     if result.indexed and _index_usable(result.challenge_id):
-        position = rank_index.rank_of(result.challenge_id, result.pk)
+        position = rank_index.rank_of(result.challenge_id, result.attempt_id)
         if position is not None:
             return position + 1
     return sql_rank(result)

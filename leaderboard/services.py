@@ -36,14 +36,18 @@ def result_record(*, attempt, outcome: dict) -> Result:
     }
     result = Result.objects.filter(attempt=attempt).first()
     if result is None:
-        result = Result.objects.create(attempt=attempt, **values)
+        result = Result(attempt=attempt, **values)
     else:
-        changed = [k for k, v in values.items() if getattr(result, k) != v]
-        for k in changed:
-            setattr(result, k, values[k])
-        if changed:
-            result.indexed = False
-            result.save(update_fields=[*changed, "indexed"])
+        for name, value in values.items():
+            setattr(result, name, value)
+    # Rank it before the commit: one write less, and a worker killed in between redoes
+    # both (the task is acknowledged late; adding to the index is idempotent). If Redis
+    # is down, ``indexed`` stays False and the sweeper adds it later.
+    result.indexed = bool(
+        result.ranked and not result.disqualified
+        and rank_index.add(result.challenge_id, [(result.attempt_id, result_sort_key(result))])
+    )
+    result.save()
     if result.ranked and not result.disqualified and not result.indexed:
         transaction.on_commit(lambda: index_results([result.pk]))
     return result
@@ -54,13 +58,13 @@ def index_results(result_ids: list[int]) -> int:
     rows = list(
         Result.objects.filter(pk__in=result_ids, ranked=True, disqualified=False).select_related("challenge")
     )
-    by_day: dict[int, list[tuple[int, int]]] = {}
+    by_day: dict[int, list[tuple[int, int, int]]] = {}
     for r in rows:
-        by_day.setdefault(r.challenge_id, []).append((r.pk, result_sort_key(r)))
+        by_day.setdefault(r.challenge_id, []).append((r.pk, r.attempt_id, result_sort_key(r)))
     done: list[int] = []
     for challenge_id, entries in by_day.items():
-        if rank_index.add(challenge_id, entries):
-            done.extend(rid for rid, _ in entries)
+        if rank_index.add(challenge_id, [(aid, k) for _, aid, k in entries]):
+            done.extend(rid for rid, _, _ in entries)
     if done:
         Result.objects.filter(pk__in=done).update(indexed=True)
     return len(done)
@@ -87,11 +91,11 @@ def rebuild_index(*, challenge_id: int) -> int:
     opened = days.opens_at(challenge.date)
     started = timezone.now()
     day_results = Result.objects.filter(challenge_id=challenge_id, ranked=True, disqualified=False)
-    rows = day_results.values_list("pk", "score", "asks", "finished_at").iterator(chunk_size=20_000)
+    rows = day_results.values_list("attempt_id", "score", "asks", "finished_at").iterator(chunk_size=20_000)
     count = rank_index.rebuild(
         challenge_id,
-        ((pk, rank_index.sort_key(score=s, asks=a, finished_ms=int((f - opened).total_seconds() * 1000)))
-         for pk, s, a, f in rows),
+        ((aid, rank_index.sort_key(score=s, asks=a, finished_ms=int((f - opened).total_seconds() * 1000)))
+         for aid, s, a, f in rows),
     )
     late = list(day_results.filter(verified_at__gte=started - dt.timedelta(seconds=5)).values_list("pk", flat=True))
     if late:
@@ -108,7 +112,7 @@ def result_disqualify(*, result_id: int, disqualified: bool = True) -> Result:
     result.indexed = False
     result.save(update_fields=["disqualified", "indexed"])
     if disqualified:
-        transaction.on_commit(lambda: rank_index.remove(result.challenge_id, result.pk))
+        transaction.on_commit(lambda: rank_index.remove(result.challenge_id, result.attempt_id))
     else:
         transaction.on_commit(lambda: index_results([result.pk]))
     return result

@@ -19,4 +19,5 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
     # A file, not shared-cache memory: concurrent requests then wait on SQLite's lock
     # (busy timeout) instead of failing at once with "table is locked".
     DATABASES["default"]["TEST"] = {  # noqa: F405
-        "NAME": _os.environ.get("TEST_SQLITE_PATH", str(BASE_DIR / ".test-db.sqlite3"))}  # noqa: F405
+        # One file per test run by default, so parallel runs on one machine never share it.
+        "NAME": _os.environ.get("TEST_SQLITE_PATH", str(BASE_DIR / f".test-db-{_os.getpid()}.sqlite3"))}  # noqa: F405

@@ -222,6 +222,7 @@ export function render(root, state) {
     : v.over ? gettext("Game over") : v.turn === "player" ? gettext("Your turn: ask for a rank from your hand.")
       : gettext("The opponent's turn");
   turn.dataset.turn = state.busy ? "busy" : v.over ? "over" : v.turn;
+  $(root, ".hand-box").hidden = v.over && !state.busy;
   renderHand(root, state);
   renderHistory(root, state);
   renderLog(root, state);

@@ -3,7 +3,7 @@
 import * as api from "./api.js";
 import * as S from "./state.js";
 const { gettext, ngettext } = window;
-import { cardLabel, elements, fmt, render, flyBack, flipIn, slideTaken, finishAll } from "./render.js";
+import { cardLabel, elements, endTexts, fmt, render, flyBack, flipIn, slideTaken, finishAll } from "./render.js";
 
 const root = document.getElementById("kitten");
 const GAME = root.dataset.game;
@@ -121,6 +121,9 @@ function settle(game) {
   state.hint = state.phase === "idle" && game.number === 1 && game.moves === 0;
   draw();
   if (state.phase === "over") {
+    const { title, reason } = endTexts(game.view.outcome);
+    S.setStatus(state, `${title} ${reason}`);
+    draw();
     els.end.focus({ preventScroll: false });
   } else {
     scheduleAuto();

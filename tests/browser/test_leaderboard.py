@@ -1,0 +1,70 @@
+"""The leaderboard page: viewer highlighted, pagination, histogram, commitment and seed."""
+import datetime as dt
+import hashlib
+
+import pytest
+
+from tests.conftest import new_player
+
+from .conftest import no_horizontal_scroll, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def finish_game(client, date="today"):
+    """Play a whole game through the API: always ask for the first card in hand."""
+    from challenges.services import attempt_verify
+
+    view = client.post(f"/api/challenges/{date}/attempt", format="json").json()
+    while not view["over"]:
+        view = client.post(f"/api/attempts/{view['id']}/asks",
+                           {"rank": view["hand"][0][:-1], "move": view["move"]}, format="json").json()
+    attempt_verify(attempt_id=view["id"])  # the worker's role, whatever the broker
+    return client.get(f"/api/attempts/{view['id']}").json()
+
+
+def log_in(page, client, password="correct horse 42"):
+    assert client.post("/api/players/me/password", {"password": password}, format="json").status_code == 200
+    response = page.request.post(page.base + "/api/session", data={"name": client.player["name"], "password": password})
+    assert response.ok, response.text()
+
+
+def test_leaderboard_highlights_the_viewer_and_draws_the_histogram(new_page, monkeypatch):
+    from challenges import days
+    from frontend import views
+
+    monkeypatch.setattr(views, "PAGE_SIZE", 2)
+    players = [new_player(f"Board {n}") for n in range(3)]
+    results = [finish_game(p)["result"] for p in players]
+    me = players[2]
+    page = new_page()
+    log_in(page, me)
+    today = days.today().isoformat()
+    page.goto(page.base + f"/leaderboard/{today}/")
+    assert "3 ranked games" in page.content()
+    assert page.locator("table.board tbody tr").count() == 2  # paginated
+    assert page.locator(".histogram svg rect").count() >= 1
+    assert page.locator("#proof-title").is_visible() and page.locator("#seed").count() == 0  # open day: no seed
+    my_rank = results[2]["rank"]
+    if my_rank > 2:
+        page.click("text=Show my row")
+    row = page.locator("tr.me")
+    assert row.count() == 1 and "Board 2" in row.text_content()
+    screenshot(page, "leaderboard-desktop")
+    # A closed day shows the seed, whose SHA-256 is the commitment.
+    page.goto(page.base + "/leaderboard/")
+    page.fill("#day-input", (days.today() - dt.timedelta(days=2)).isoformat())
+    page.click(".day-picker button")
+    seed = page.text_content("#seed")
+    assert hashlib.sha256(seed.encode()).hexdigest() in page.content()
+    assert "Nobody is ranked" in page.content()
+
+
+def test_leaderboard_on_a_phone(new_page):
+    from challenges import days
+
+    finish_game(new_player("Phone Board"))
+    page = new_page(viewport={"width": 390, "height": 844})
+    page.goto(page.base + f"/leaderboard/{days.today().isoformat()}/")
+    assert no_horizontal_scroll(page)
+    screenshot(page, "leaderboard-portrait")

@@ -1,0 +1,211 @@
+"""Rate limits (issue 7): players per client IP, asks per player, counted in the shared
+cache so that several web processes together let exactly the limit through."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.test import override_settings
+from rest_framework.test import APIClient
+
+from config.throttling import parse_rate
+from tests.conftest import ROOT, wait_for, worker_env
+from tests.test_ops_health import free_port
+
+@pytest.fixture(autouse=True)
+def fresh_counters():
+    """Counters outlive a test run (a window lasts up to an hour) and ids repeat: start at zero."""
+    if "RedisCache" in settings.CACHES["default"]["BACKEND"]:
+        import redis
+
+        client = redis.Redis.from_url(settings.CACHES["default"]["LOCATION"])
+        prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+        for key in client.scan_iter(f"{prefix}:*:rl:*"):
+            client.delete(key)
+    else:
+        cache.clear()
+
+
+_ip_counter = iter(range(1, 250))
+
+
+@pytest.fixture
+def client_ip():
+    """An address of this test's own."""
+    return f"10.77.{os.getpid() % 250}.{next(_ip_counter)}"
+
+
+def test_parse_rate():
+    assert parse_rate("30/hour") == (30, 3600)
+    assert parse_rate("600/minute") == (600, 60)
+    assert parse_rate("5/s") == (5, 1)
+    assert parse_rate("2/day") == (2, 86400)
+    assert parse_rate("off") is None and parse_rate(None) is None and parse_rate("") is None
+    with pytest.raises(ValueError):
+        parse_rate("3/fortnight")
+
+
+def test_the_limits_are_generous_by_default_and_off_in_tests():
+    from config.settings import base
+
+    assert parse_rate(base.RATE_LIMITS["players"])[0] >= 30
+    players, period = parse_rate(base.RATE_LIMITS["asks"])
+    assert players / period >= 5  # asks per second
+    assert all(parse_rate(rate) is None for rate in settings.RATE_LIMITS.values())
+
+
+@pytest.mark.django_db
+def test_player_creation_is_limited_per_client_ip(client_ip):
+    api = APIClient(REMOTE_ADDR=client_ip)
+    with override_settings(RATE_LIMITS={"players": "3/hour"}):
+        codes = [api.post("/api/players", {"name": f"Ip player {i}"}, format="json").status_code for i in range(3)]
+        assert codes == [201, 201, 201]
+        refused = api.post("/api/players", {"name": "Ip player 4"}, format="json")
+        assert refused.status_code == 429
+        assert refused.json()["error"] == "rate_limited"
+        assert 1 <= int(refused["Retry-After"]) <= 3601
+        # A forged X-Forwarded-For does not make a new client (no proxy is trusted by default).
+        forged = api.post("/api/players", {"name": "Ip player 5"}, format="json", HTTP_X_FORWARDED_FOR="1.2.3.4")
+        assert forged.status_code == 429
+        other = APIClient(REMOTE_ADDR=client_ip.rsplit(".", 1)[0] + ".251")
+        assert other.post("/api/players", {"name": "Other ip"}, format="json").status_code == 201
+
+
+@pytest.mark.django_db
+def test_asks_are_limited_per_player(player_factory):
+    alice, bob = player_factory("Asker A"), player_factory("Asker B")
+    with override_settings(RATE_LIMITS={"asks": "3/minute"}):
+        for client in (alice, bob):
+            view = client.post("/api/challenges/today/attempt").json()
+            codes = []
+            for _ in range(5):
+                response = client.post(f"/api/attempts/{view['id']}/asks",
+                                       {"rank": view["hand"][0][:-1], "move": 99}, format="json")
+                codes.append(response.status_code)
+            # Refused asks count too (here: stale moves); the fourth is over the limit.
+            assert codes == [409, 409, 409, 429, 429], codes
+        body = response.json()
+        assert body["error"] == "rate_limited" and body["detail"]
+
+
+@pytest.mark.django_db
+def test_an_unreachable_store_lets_requests_through(client_ip):
+    dead = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                        "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+                        "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}}
+    api = APIClient(REMOTE_ADDR=client_ip)
+    with override_settings(CACHES=dead, RATE_LIMITS={"players": "1/hour"}):
+        codes = [api.post("/api/players", {"name": f"Open {i}"}, format="json").status_code for i in range(3)]
+    assert codes == [201, 201, 201]
+
+
+# --- across processes ----------------------------------------------------------------
+
+def http_request(port: int, method: str, path: str, body: dict | None = None, token: str | None = None):
+    """(status, JSON body) of a request to 127.0.0.1:port; (0, None) if nothing answers."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"null")
+    except OSError:
+        return 0, None
+
+
+class Gunicorn:
+    """`gunicorn config.wsgi` with 2 workers on a free port, on the test database."""
+
+    def __init__(self, env: dict, log_path) -> None:
+        self.port = free_port()
+        self.log_path = log_path
+        self.access_log = log_path.with_name("access.log")
+        self.env = env
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
+             "--access-logfile", str(self.access_log), "--access-logformat", "pid=%(p)s %(r)s %(s)s"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        wait_for(lambda: self.request("GET", "/healthz")[0] == 200, timeout=40, interval=0.2)
+
+    def request(self, method: str, path: str, body: dict | None = None, token: str | None = None):
+        return http_request(self.port, method, path, body, token)
+
+    def serving_pids(self) -> Counter:
+        return Counter(re.findall(r"pid=<?(\d+)>? (?:POST|GET)", self.access_log.read_text(errors="replace")))
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(5)
+
+
+@pytest.fixture
+def gunicorn(transactional_db, tmp_path):
+    if not settings.REDIS_URL or "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        pytest.skip("needs DATABASE_URL (Postgres) and REDIS_URL: run through .ci/run")
+    from django.db import connection
+
+    env = worker_env(connection.settings_dict["NAME"])
+    env.update(RATE_LIMIT_PLAYERS="5/hour", RATE_LIMIT_ASKS="8/hour")
+    server = Gunicorn(env, tmp_path / "gunicorn.log")
+    server.start()
+    yield server
+    server.stop()
+
+
+def hammer(calls, threads: int = 8) -> list:
+    with ThreadPoolExecutor(threads) as pool:
+        return list(pool.map(lambda call: call(), calls))
+
+
+def test_limits_hold_in_total_across_two_gunicorn_workers(gunicorn):
+    created = hammer([lambda i=i: gunicorn.request("POST", "/api/players", {"name": f"Crowd {i}"})
+                      for i in range(14)])
+    codes = Counter(code for code, _ in created)
+    assert codes == {201: 5, 429: 9}, codes
+    assert all(body == {"error": "rate_limited", "detail": body["detail"]} for code, body in created if code == 429)
+
+    token = next(body["token"] for code, body in created if code == 201)
+    code, view = gunicorn.request("POST", "/api/challenges/today/attempt", token=token)
+    assert code == 201, view
+    rank = view["hand"][0][:-1]
+    lock = threading.Lock()
+    moves = iter(range(1000))
+
+    def ask():
+        with lock:
+            move = next(moves)
+        return gunicorn.request("POST", f"/api/attempts/{view['id']}/asks", {"rank": rank, "move": move % 3},
+                                token=token)
+
+    asked = hammer([ask for _ in range(20)])
+    codes = Counter(code for code, _ in asked)
+    assert codes[429] == 12 and sum(codes.values()) == 20, codes
+    assert 0 not in codes and 500 not in codes
+    # Both worker processes took part in the counting.
+    assert len(gunicorn.serving_pids()) == 2, gunicorn.serving_pids()
