@@ -16,6 +16,7 @@ from django.utils import timezone
 from rest_framework import status
 
 from config.errors import ApiError
+from config.redis_client import redis_client
 from games.base import GameError, ReplayError
 from games.registry import engine
 
@@ -147,7 +148,8 @@ def attempt_start(*, player: Player, challenge: DailyChallenge) -> tuple[Attempt
 
 
 def _locked_attempt(attempt_id: int, player: Player | None = None) -> Attempt:
-    rows = Attempt.objects.select_for_update().select_related("challenge")
+    # Lock the attempt row only, not the day's challenge row every player shares.
+    rows = Attempt.objects.select_for_update(of=("self",)).select_related("challenge")
     if player is not None:
         rows = rows.filter(player=player)
     attempt = rows.filter(pk=attempt_id).first()
@@ -189,46 +191,82 @@ def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any):
     return attempt, state, events
 
 
+VERIFY_PENDING = "verify:pending"
+VERIFY_SCHEDULED = "verify:scheduled"
+VERIFY_BATCH = 200
+
+
 def enqueue_verification(attempt_id: int) -> None:
-    """Hand the attempt to a worker. If the broker is down the attempt stays
-    `verifying` and the sweeper enqueues it again later: nothing is lost."""
-    from .tasks import verify_attempt
+    """Hand the attempt to a worker. With Redis, ids queue in a list drained in batches
+    by `verify_pending` (one message per burst, not per attempt). If anything here
+    fails, the attempt stays `verifying` in Postgres and the sweeper enqueues it again
+    later: nothing is lost."""
+    from .tasks import verify_attempt, verify_pending
 
     try:
-        verify_attempt.apply_async((attempt_id,), retry=False)
+        client = redis_client()
+        if client is None:
+            verify_attempt.apply_async((attempt_id,), retry=False)
+            return
+        client.rpush(VERIFY_PENDING, attempt_id)
+        if client.set(VERIFY_SCHEDULED, "1", nx=True, ex=10):
+            verify_pending.apply_async(retry=False)
     except Exception:  # broker unreachable: the sweeper is the retry
         log.warning("could not enqueue verification attempt=%s; the sweeper will retry", attempt_id)
 
 
+def verify_pending() -> int:
+    """Drain the pending list in batches. Ids popped by a worker that then dies are
+    still `verifying` in Postgres: the sweeper re-enqueues them."""
+    client = redis_client()
+    client.delete(VERIFY_SCHEDULED)
+    done = 0
+    while ids := client.lpop(VERIFY_PENDING, VERIFY_BATCH):
+        done += attempts_verify(attempt_ids=sorted({int(i) for i in ids}))
+    return done
+
+
 def attempt_verify(*, attempt_id: int) -> None:
-    """Replay seed + asks from scratch and write the result. Idempotent: only an
-    attempt still `verifying` is replayed, under its row lock, and the result is
-    keyed by the attempt, so a duplicated task finds nothing to do."""
-    from leaderboard.services import result_record
+    attempts_verify(attempt_ids=[attempt_id])
+
+
+def attempts_verify(*, attempt_ids: list[int]) -> int:
+    """Replay seed + asks from scratch and write the results. Idempotent: only attempts
+    still `verifying` are replayed, under their row locks, and a result is keyed by its
+    attempt, so a duplicated task finds nothing to do. Returns how many were replayed."""
+    from leaderboard.services import results_record
 
     with transaction.atomic():
-        attempt = Attempt.objects.select_for_update().select_related("challenge").filter(pk=attempt_id).first()
-        if attempt is None or attempt.status != Attempt.Status.VERIFYING:
-            return
+        attempts = list(
+            Attempt.objects.select_for_update(of=("self",)).select_related("challenge")
+            .filter(pk__in=attempt_ids, status=Attempt.Status.VERIFYING).order_by("pk")
+        )
+        if not attempts:
+            return 0
         if connection.vendor == "postgresql":
-            # The result is recomputable: if Postgres loses this commit in a crash, the
-            # attempt is `verifying` again and the sweeper replays it. Asks stay durable.
+            # The results are recomputable: if Postgres loses this commit in a crash, the
+            # attempts are `verifying` again and the sweeper replays them. Asks stay durable.
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
-        game = engine(attempt.challenge.game)
-        try:
-            state = game.replay({"seed": attempt.challenge.seed}, list(attempt.moves))
-        except ReplayError as exc:
-            attempt.status = Attempt.Status.REJECTED
-            attempt.reject_reason = f"{exc.code} at ask {exc.index}"
-            attempt.save(update_fields=["status", "reject_reason"])
-            log.warning("attempt rejected attempt=%s challenge=%s reason=%s", attempt.pk, attempt.challenge_id,
-                        attempt.reject_reason)
-            return
-        result = result_record(attempt=attempt, outcome=game.outcome(state))
-        attempt.status = Attempt.Status.VERIFIED
-        attempt.save(update_fields=["status"])
-        log.info("attempt verified attempt=%s challenge=%s score=%s", attempt.pk, attempt.challenge_id, result.score)
+        verified = []
+        for attempt in attempts:
+            game = engine(attempt.challenge.game)
+            try:
+                state = game.replay({"seed": attempt.challenge.seed}, list(attempt.moves))
+            except ReplayError as exc:
+                attempt.status = Attempt.Status.REJECTED
+                attempt.reject_reason = f"{exc.code} at ask {exc.index}"
+                log.warning("attempt rejected attempt=%s challenge=%s reason=%s", attempt.pk,
+                            attempt.challenge_id, attempt.reject_reason)
+                continue
+            attempt.status = Attempt.Status.VERIFIED
+            verified.append((attempt, game.outcome(state)))
+        results = results_record(verified=verified)
+        Attempt.objects.bulk_update(attempts, ["status", "reject_reason"])
+        for result in results:
+            log.info("attempt verified attempt=%s challenge=%s score=%s", result.attempt_id, result.challenge_id,
+                     result.score)
+    return len(attempts)
 
 
 def attempt_reverify(*, attempt_id: int) -> None:
@@ -256,4 +294,12 @@ def sweep_verifying(*, now: dt.datetime | None = None) -> int:
         for pk in stuck:
             enqueue_verification(pk)
         log.info("sweeper re-enqueued %s attempts", len(stuck))
+    try:  # ids still listed but no drain scheduled (its message lost): schedule one
+        client = redis_client()
+        if client is not None and client.llen(VERIFY_PENDING) and client.set(VERIFY_SCHEDULED, "1", nx=True, ex=10):
+            from .tasks import verify_pending
+
+            verify_pending.apply_async(retry=False)
+    except Exception:
+        log.warning("sweeper could not reach Redis")
     return len(stuck)

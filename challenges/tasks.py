@@ -18,6 +18,19 @@ def verify_attempt(attempt_id: int) -> None:
     services.attempt_verify(attempt_id=attempt_id)
 
 
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    retry_backoff_max=30,
+    max_retries=20,
+    ignore_result=True,
+)
+def verify_pending() -> int:
+    return services.verify_pending()
+
+
 @shared_task(ignore_result=True)
 def sweep_verifying() -> int:
     from leaderboard.services import index_pending

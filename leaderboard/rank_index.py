@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import logging
 import time
-from functools import lru_cache
 
 from django.conf import settings
+
+from config.redis_client import redis_client
 
 log = logging.getLogger(__name__)
 
@@ -36,20 +37,13 @@ def _redis():
         return None
     if time.monotonic() < _down_until:
         raise Unavailable("rank index recently unreachable")
-    return _client(settings.REDIS_URL)
+    return redis_client()
 
 
 def _failed(exc: Exception) -> None:
     global _down_until
     if not isinstance(exc, Unavailable):
         _down_until = time.monotonic() + _BREAK_SECONDS
-
-
-@lru_cache(maxsize=4)
-def _client(url: str):
-    import redis
-
-    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5, health_check_interval=10)
 
 
 def sort_key(*, score: int, asks: int, finished_ms: int) -> int:

@@ -21,36 +21,50 @@ def result_sort_key(result: Result) -> int:
 
 
 def result_record(*, attempt, outcome: dict) -> Result:
-    """Write (or, on an admin re-verify, update) the attempt's one result.
+    return results_record(verified=[(attempt, outcome)])[0]
 
-    Precondition: the caller holds the attempt's row lock inside a transaction."""
-    values = {
-        "challenge": attempt.challenge,
-        "player_id": attempt.player_id,
-        "ranked": attempt.ranked,
-        "score": outcome["score"],
-        "player_pairs": outcome["player_pairs"],
-        "opponent_pairs": outcome["opponent_pairs"],
-        "asks": outcome["player_asks"],
-        "finished_at": attempt.finished_at,
-    }
-    result = Result.objects.filter(attempt=attempt).first()
-    if result is None:
-        result = Result(attempt=attempt, **values)
-    else:
+
+def results_record(*, verified: list[tuple]) -> list[Result]:
+    """Write (or, on an admin re-verify, update) each attempt's one result.
+
+    Precondition: the caller holds the attempts' row locks inside a transaction."""
+    existing = {r.attempt_id: r for r in Result.objects.filter(attempt_id__in=[a.pk for a, _ in verified])}
+    results: list[Result] = []
+    for attempt, outcome in verified:
+        values = {
+            "challenge": attempt.challenge,
+            "player_id": attempt.player_id,
+            "ranked": attempt.ranked,
+            "score": outcome["score"],
+            "player_pairs": outcome["player_pairs"],
+            "opponent_pairs": outcome["opponent_pairs"],
+            "asks": outcome["player_asks"],
+            "finished_at": attempt.finished_at,
+        }
+        result = existing.get(attempt.pk) or Result(attempt=attempt)
         for name, value in values.items():
             setattr(result, name, value)
-    # Rank it before the commit: one write less, and a worker killed in between redoes
-    # both (the task is acknowledged late; adding to the index is idempotent). If Redis
-    # is down, ``indexed`` stays False and the sweeper adds it later.
-    result.indexed = bool(
-        result.ranked and not result.disqualified
-        and rank_index.add(result.challenge_id, [(result.attempt_id, result_sort_key(result))])
-    )
-    result.save()
-    if result.ranked and not result.disqualified and not result.indexed:
-        transaction.on_commit(lambda: index_results([result.pk]))
-    return result
+        results.append(result)
+    # Rank them before the commit: one write less, and a worker killed in between redoes
+    # both (tasks are acknowledged late; adding to the index is idempotent). If Redis is
+    # down, ``indexed`` stays False and the sweeper adds them later.
+    by_day: dict[int, list[Result]] = {}
+    for result in results:
+        result.indexed = False
+        if result.ranked and not result.disqualified:
+            by_day.setdefault(result.challenge_id, []).append(result)
+    for challenge_id, day in by_day.items():
+        if rank_index.add(challenge_id, [(r.attempt_id, result_sort_key(r)) for r in day]):
+            for r in day:
+                r.indexed = True
+    Result.objects.bulk_create([r for r in results if r.pk is None])
+    for result in results:
+        if result.attempt_id in existing:
+            result.save()
+    pending = [r.pk for day in by_day.values() for r in day if not r.indexed]
+    if pending:
+        transaction.on_commit(lambda: index_results(pending))
+    return results
 
 
 def index_results(result_ids: list[int]) -> int:

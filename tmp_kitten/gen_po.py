@@ -82,7 +82,7 @@ def header(lang):
 for i, lang in enumerate(LANGS):
     d = ROOT / lang / "LC_MESSAGES"
     d.mkdir(parents=True, exist_ok=True)
-    out = header(lang) + "".join(f"msgid {q(k)}\nmsgstr {q(v[i])}\n\n" for k, v in T.items())
+    out = header(lang) + "".join(f"msgctxt \"kitten\"\nmsgid {q(k)}\nmsgstr {q(v[i])}\n\n" for k, v in T.items())
     (d / "django.po").write_text(out)
     out = header(lang) + "".join(f"msgid {q(k)}\nmsgstr {q(v[i])}\n\n" for k, v in J.items())
     for (one, many), forms in P.items():

@@ -1,7 +1,8 @@
 """Thin HTTP views for casual games: one set of endpoints for every game in CASUAL_RULES.
 
 GET  /api/casual/<game>                         -> {"current": view | null, "tally"}
-POST /api/casual/<game>/games                   -> 201 view (+ opening "events")
+POST /api/casual/<game>/games                   {options chosen by the player} -> 201 view
+                                                (+ opening "events")
 GET  /api/casual/<game>/games/<id>              -> view
 POST /api/casual/<game>/games/<id>/moves        {"move", "expected"} -> view + "events"
 POST /api/casual/<game>/games/<id>/finish       {"expected"} -> view + last "events"
@@ -52,7 +53,9 @@ class CasualCreateView(APIView):
     def post(self, request, game: str):
         rules = rules_or_404(game)
         player = require_player(request)
-        created = services.casual_create(player=player, game=game, next_options=rules.next_options)
+        body = request.data if isinstance(request.data, dict) else {}
+        created = services.casual_create(player=player, game=game, options=rules.chosen_options(body),
+                                         next_options=rules.next_options)
         eng, state, opening = services.game_state(created)
         return Response(selectors.casual_view(created, eng, state, opening), status=status.HTTP_201_CREATED)
 

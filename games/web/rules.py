@@ -1,15 +1,27 @@
-"""What differs between casual games, in one table: the options of a player's next
-game and how an outcome reads from seat 0's side. Everything else is shared."""
+"""What differs between casual games, in one table: the options a player may choose,
+the options of a player's next game and how an outcome reads from seat 0's side.
+Everything else is shared."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from config.errors import ApiError
+
+
+def _no_choice(body: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
 
 @dataclass(frozen=True)
 class CasualRules:
-    next_options: Callable[[int], dict[str, Any]]  # player's game number (0-based) -> engine options
     outcome_side: Callable[[dict[str, Any]], str]  # outcome -> "win" | "loss" | "draw"
+    # Player's game number (0-based) -> engine options decided by the site.
+    next_options: Callable[[int], dict[str, Any]] | None = None
+    # Request body -> engine options the player chose; the engine judges their values.
+    chosen_options: Callable[[dict[str, Any]], dict[str, Any]] = _no_choice
+    # Extra context of the game's page (e.g. the engine's defaults for the setup form).
+    page_context: Callable[[], dict[str, Any]] = dict
 
 
 def _kitten_options(number: int) -> dict[str, Any]:
@@ -21,6 +33,34 @@ def _winner_side(outcome: dict[str, Any]) -> str:
     return {"player": "win", "opponent": "loss"}.get(outcome["winner"], "draw")
 
 
+def _gofish_options(body: dict[str, Any]) -> dict[str, Any]:
+    """``players`` (required) and ``hand_size`` (absent or null: the engine's default)."""
+    if "players" not in body:
+        raise ApiError("missing_field", "'players' is required")
+    options = {"players": body["players"]}
+    if body.get("hand_size") is not None:
+        options["hand_size"] = body["hand_size"]
+    return options
+
+
+def _gofish_page() -> dict[str, Any]:
+    from games import gofish
+
+    return {"setup": {"min_players": gofish.MIN_PLAYERS, "max_players": gofish.MAX_PLAYERS,
+                      "hand_sizes": {n: gofish.default_hand_size(n)
+                                     for n in range(gofish.MIN_PLAYERS, gofish.MAX_PLAYERS + 1)}}}
+
+
+def _books_side(outcome: dict[str, Any]) -> str:
+    # RULES.md §4: most books wins and ties share the win; a shared win counts as a draw.
+    winners = outcome["winners"]
+    if 0 not in winners:
+        return "loss"
+    return "win" if len(winners) == 1 else "draw"
+
+
 CASUAL_RULES: dict[str, CasualRules] = {
-    "kitten": CasualRules(next_options=_kitten_options, outcome_side=_winner_side),
+    "kitten": CasualRules(outcome_side=_winner_side, next_options=_kitten_options),
+    "gofish": CasualRules(outcome_side=_books_side, chosen_options=_gofish_options,
+                            page_context=_gofish_page),
 }

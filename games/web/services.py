@@ -20,10 +20,15 @@ MAX_AUTO_MOVES = 100_000
 
 
 def game_state(game: CasualGame):
-    """(engine, state, opening events) after the stored moves."""
+    """(engine, state, opening events) after the stored moves. The opening events are
+    what the deal played before seat 0's first decision: an engine keeps them in
+    ``state.opening_events`` (Kitten) or they are its event log so far (Go Fish)."""
     eng = engine(game.game)
     state = eng.new(seed=game.seed, **game.options)
-    opening = list(getattr(state, "opening_events", []) or [])
+    opening = getattr(state, "opening_events", None)
+    if opening is None:
+        opening = getattr(state, "log", None)
+    opening = list(opening or [])
     for move in game.moves:
         eng.apply(state, move)
     return eng, state, opening

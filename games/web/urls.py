@@ -4,7 +4,8 @@ from django.views.i18n import JavaScriptCatalog
 from . import api, views
 
 urlpatterns = [
-    path("kitten/", views.kitten, name="kitten"),
+    path("kitten/", views.casual_page, {"game": "kitten"}, name="kitten"),
+    path("gofish/", views.casual_page, {"game": "gofish"}, name="gofish"),
     # The default catalog (config/urls.py) holds django.conf only; the casual games' strings live here.
     path("casual/jsi18n/", JavaScriptCatalog.as_view(packages=["games.web"]), name="casual-jsi18n"),
     path("api/casual/<str:game>", api.CasualHomeView.as_view()),

@@ -3,9 +3,13 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 
 from challenges.auth import current_player
 
+from .rules import CASUAL_RULES
+
 
 @ensure_csrf_cookie
-def kitten(request):
-    """The page is a shell: the game lives on the server (api.py) and kitten/main.js
-    animates what it returns. Durations are data attributes (tests shorten them)."""
-    return render(request, "kitten/play.html", {"has_player": current_player(request) is not None})
+def casual_page(request, game: str):
+    """A casual game's page is a shell: the game lives on the server (api.py) and
+    <game>/main.js plays out what it returns. Durations are data attributes (tests
+    shorten them)."""
+    context = {"has_player": current_player(request) is not None, **CASUAL_RULES[game].page_context()}
+    return render(request, f"{game}/play.html", context)

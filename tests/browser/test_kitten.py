@@ -23,13 +23,15 @@ SEEDS = {  # the seeds' wording (shared/seeds/000 fr, 003 de, 002 ja)
     "fr-FR": {"opponent_first": "Dans cette partie, l’adversaire retourne en premier",
               "hint": "Touchez votre pile pour retourner", "wait": "Attendez l’adversaire",
               "limit": "Limite de coups : le plus de cartes l’emporte", "fished": r"Pêché ! Vous prenez \d+ cartes",
-              "see": "Voir le résultat"},
+              "see": "Voir le résultat", "title": "La pêche du chaton"},
     "de-DE": {"opponent_first": "In diesem Spiel deckt der Gegner zuerst auf", "hint": "Tippe auf deinen Stapel",
               "wait": "Warte auf den Gegner", "limit": "Zuglimit erreicht – Kartenzahl entscheidet",
-              "fished": r"Geangelt! Du nimmst \d+ Karten", "see": "Zum Ergebnis"},
+              "fished": r"Geangelt! Du nimmst \d+ Karten", "see": "Zum Ergebnis",
+              "title": "Kätzchen-Angeln"},
     "ja-JP": {"opponent_first": "この対局は相手が先にめくります", "hint": "山札をタップしてめくろう",
               "wait": "相手を待っています", "limit": "手数の上限に達したため枚数で判定",
-              "fished": r"釣れた！あなたが \d+ 枚獲得", "see": "結果を見る"},
+              "fished": r"釣れた！あなたが \d+ 枚獲得", "see": "結果を見る",
+              "title": "子猫の魚釣り"},
 }
 
 
@@ -166,6 +168,7 @@ def test_first_player_alternates_with_its_message(new_page, locale):
     texts = SEEDS[locale]
     page = open_kitten(new_page, locale)
     wait_phase(page, "idle")
+    assert page.inner_text("#kt-title") == texts["title"]
     assert page.inner_text("#kt-hint") == texts["hint"]
     assert page.inner_text("#kt-first") != texts["opponent_first"]
     assert page.inner_text("#kt-result") == texts["see"]

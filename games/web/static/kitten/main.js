@@ -1,6 +1,6 @@
 // Kitten fishing page: wires input to the server (api.js), keeps state (state.js) and
 // draws it (render.js). The server plays every flip; this file only paces the events.
-import * as api from "./api.js";
+import * as api from "../casual/api.js";
 import * as S from "./state.js";
 const { gettext, ngettext } = window;
 import { cardLabel, elements, endTexts, fmt, render, flyBack, flipIn, slideTaken, finishAll } from "./render.js";
@@ -203,7 +203,6 @@ async function newGame() {
   interrupt();
   const gen = state.gen;
   state.phase = "busy";
-  els.end.hidden = true;
   let game;
   try {
     game = await api.casualCreate(GAME);

@@ -1,0 +1,17 @@
+// Every HTTP call of the casual-game pages, on top of the site's one HTTP module
+// (frontend/api.js: JSON in and out, ApiError with .code and .status). No DOM, no rules.
+import { ApiError, getJSON, postJSON } from "../frontend/api.js";
+
+export { ApiError };
+
+export function createGuest() {
+  const suffix = Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, "0");
+  return postJSON("/api/players", { name: `Guest ${suffix}` });
+}
+
+export const casualHome = (game) => getJSON(`/api/casual/${game}`);
+export const casualCreate = (game, options) => postJSON(`/api/casual/${game}/games`, options || {});
+export const casualMove = (game, id, move, expected) =>
+  postJSON(`/api/casual/${game}/games/${id}/moves`, { move, expected });
+export const casualFinish = (game, id, expected) =>
+  postJSON(`/api/casual/${game}/games/${id}/finish`, { expected });
