@@ -171,7 +171,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "create-next-challenge": {"task": "challenges.tasks.ensure_upcoming_challenges", "schedule": crontab(minute="*/30")},
-    "sweep-verifying": {"task": "challenges.tasks.sweep_verifying", "schedule": timedelta(seconds=60)},
+    "sweep-verifying": {"task": "challenges.tasks.sweep_verifying",
+                        "schedule": timedelta(seconds=float(os.environ.get("SWEEP_SECONDS", "60")))},
 }
 # An attempt still `verifying` this long after it finished is re-enqueued by the sweeper.
 VERIFY_STUCK_AFTER = timedelta(seconds=int(os.environ.get("VERIFY_STUCK_AFTER", "120")))

@@ -1,0 +1,156 @@
+// Go Fish with books page: wires input to the server (casual/api.js), keeps state
+// (state.js) and draws it (render.js). The server plays every simulated seat; this
+// file only paces the returned events, one step at a time.
+import * as api from "../casual/api.js";
+import * as S from "./state.js";
+import { mount, render } from "./render.js";
+
+const { gettext } = window;
+const root = document.getElementById("gofish");
+const GAME = root.dataset.game;
+const config = {
+  setup: JSON.parse(document.getElementById("gf-setup-data").textContent),
+  stepMs: Number(window.GOFISH_STEP_MS ?? root.dataset.stepMs ?? 700),
+};
+const state = S.createState(config);
+const draw = () => render(root, state);
+const sleep = (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
+
+const MESSAGES = {
+  bad_input: () => gettext("These options cannot be played: check the number of players and the hand size."),
+  network: () => gettext("Could not reach the server. Try again."),
+};
+
+function fail(error) {
+  const message = MESSAGES[error.code];
+  S.setError(state, message ? message() : gettext("Something went wrong.") + " (" + (error.code || error) + ")");
+  if (state.phase === "busy") S.setPhase(state, state.game && !state.game.view.over ? "idle" : "over");
+  draw();
+}
+
+function show(game) {
+  S.setGame(state, game);
+  S.openSetup(state, false);
+  draw();
+}
+
+// The server's current game, as stored: page load, reload, and after a 409.
+async function resync() {
+  const home = await api.casualHome(GAME);
+  S.setTally(state, home.tally);
+  S.clearAnnouncements(state);
+  if (home.current) show(home.current);
+  else {
+    S.setPhase(state, "setup");
+    openSetup(true);
+  }
+}
+
+async function playOut(response) {
+  S.beginPlayback(state, response);
+  draw();
+  for (const [i, event] of response.events.entries()) {
+    // Step by step: each event of the simulated seats after a short pause.
+    if (i > 0 && config.stepMs > 0 && event.type !== "end") await sleep(config.stepMs);
+    S.revealEvent(state, event);
+    draw();
+  }
+  S.setGame(state, response);
+  draw();
+}
+
+async function onAsk(rank) {
+  const game = state.game;
+  if (state.phase !== "idle" || state.target === null) return;
+  S.setPhase(state, "busy");
+  S.setError(state, null);
+  draw();
+  let response;
+  try {
+    response = await api.casualMove(GAME, game.id, { seat: 0, target: state.target, rank }, game.moves);
+  } catch (error) {
+    if (error.status === 409 || error.status === 404) {
+      await resync().catch(fail);
+      return;
+    }
+    fail(error);
+    return;
+  }
+  await playOut(response);
+}
+
+async function onStart(options) {
+  if (state.phase === "busy" || state.phase === "playback") return;
+  const previous = state.phase;
+  S.setPhase(state, "busy");
+  S.setError(state, null);
+  draw();
+  let game;
+  try {
+    game = await api.casualCreate(GAME, options);
+  } catch (error) {
+    S.setPhase(state, previous);
+    fail(error);
+    return;
+  }
+  S.clearAnnouncements(state);
+  S.openSetup(state, false);
+  show(game);
+  // The deal (and books laid at once) announced as the table saw them.
+  for (const event of game.events) if (event.type !== "ask") S.announce(state, event);
+  draw();
+}
+
+function openSetup(open) {
+  if (open) {
+    const select = root.querySelector("#gf-players");
+    const current = state.game ? state.game.view : null;
+    if (current) select.value = String(current.players);
+    onPlayers(Number(select.value));
+  }
+  S.openSetup(state, open);
+  draw();
+}
+
+// The hand size follows the number of players until the player changes it.
+function onPlayers(players) {
+  root.querySelector("#gf-hand-size").value = String(config.setup.hand_sizes[String(players)]);
+  draw();
+}
+
+mount(root, {
+  onStart,
+  onPlayers,
+  onAsk,
+  onSetup: (open) => {
+    if (state.phase !== "busy" && state.phase !== "playback") openSetup(open);
+  },
+  onTarget: (seat, viaKeyboard) => {
+    S.chooseTarget(state, seat);
+    draw();
+    if (viaKeyboard) {
+      const button = root.querySelector(`#gf-hand button[data-index="${state.focusRank}"]`);
+      if (button) button.focus();
+    }
+  },
+  onMoveTarget: (delta) => {
+    S.moveTarget(state, delta);
+    draw();
+  },
+  onFocusRank: (index) => S.setFocusRank(state, index),
+  onMoveRank: (delta) => {
+    S.moveRank(state, delta);
+    draw();
+  },
+});
+
+async function start() {
+  draw();
+  try {
+    if (root.dataset.player !== "yes") await api.createGuest();
+    await resync();
+  } catch (error) {
+    fail(error);
+  }
+}
+start();

@@ -1,0 +1,297 @@
+// The only module of the Go Fish page that touches the DOM: render(state) draws
+// everything from the plain state; mount() wires DOM events to the entry module's handlers.
+import { handRanks, legalTargets, visibleHistory } from "./state.js";
+
+const { gettext, ngettext, pgettext } = window;
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const fmt = (text, values) => window.interpolate(text, values, true);
+const $ = (root, sel) => root.querySelector(sel);
+
+// Seat 0 is the player; the simulated opponents have names (not translated).
+const OPPONENTS = ["Ada", "Bo", "Cleo", "Dan", "Eve"];
+export const seatName = (seat) => (seat === 0 ? gettext("You") : OPPONENTS[seat - 1]);
+
+export function rankLabel(rank) {
+  switch (rank) {
+    case "A": return pgettext("rank", "A");
+    case "J": return pgettext("rank", "J");
+    case "Q": return pgettext("rank", "Q");
+    case "K": return pgettext("rank", "K");
+    default: return rank;
+  }
+}
+
+// A rank as asked for in a sentence ("sevens", « des 7 » …).
+export function rankName(rank) {
+  switch (rank) {
+    case "A": return gettext("aces");
+    case "J": return gettext("jacks");
+    case "Q": return gettext("queens");
+    case "K": return gettext("kings");
+    default: return fmt(gettext("%(number)ss"), { number: rank });
+  }
+}
+
+export const cardLabel = (card) => rankLabel(card.slice(0, -1)) + SUITS[card.slice(-1)];
+
+// One ask, in the words of the table (history line and announcement).
+export function askText(e) {
+  const v = { asker: seatName(e.asker), target: seatName(e.target), rank: rankName(e.rank), n: e.given };
+  if (e.asker === 0) {
+    return fmt(e.given ? ngettext("You ask %(target)s for %(rank)s: %(target)s gives you %(n)s.",
+      "You ask %(target)s for %(rank)s: %(target)s gives you %(n)s.", e.given)
+      : gettext("You ask %(target)s for %(rank)s: “Go fish!”"), v);
+  }
+  if (e.target === 0) {
+    return fmt(e.given ? ngettext("%(asker)s asks you for %(rank)s: you give %(n)s.",
+      "%(asker)s asks you for %(rank)s: you give %(n)s.", e.given)
+      : gettext("%(asker)s asks you for %(rank)s: “Go fish!”"), v);
+  }
+  return fmt(e.given ? ngettext("%(asker)s asks %(target)s for %(rank)s: %(target)s gives %(n)s.",
+    "%(asker)s asks %(target)s for %(rank)s: %(target)s gives %(n)s.", e.given)
+    : gettext("%(asker)s asks %(target)s for %(rank)s: “Go fish!”"), v);
+}
+
+export function winnersText(winners) {
+  if (winners.length === 1 && winners[0] === 0) return gettext("You win!");
+  const names = winners.map(seatName).join(", ");
+  if (winners.includes(0)) return fmt(gettext("Shared win: %(names)s"), { names });
+  return fmt(ngettext("%(names)s wins", "%(names)s win", winners.length), { names });
+}
+
+// The words of one event, as announced in the live region.
+export function eventText(e) {
+  const name = seatName(e.seat);
+  switch (e.type) {
+    case "deal":
+      return e.seat === 0 ? fmt(ngettext("Cards dealt: %(n)s each.", "Cards dealt: %(n)s each.", e.count), { n: e.count }) : "";
+    case "ask":
+      return askText(e);
+    case "draw":
+      if (e.seat === 0) {
+        const card = cardLabel(e.card);
+        return e.reason === "fish" ? fmt(gettext("You fish %(card)s from the pond."), { card })
+          : e.reason === "empty_hand" ? fmt(gettext("Your hand is empty: you draw %(card)s."), { card })
+            : fmt(gettext("Nobody else holds cards: you draw %(card)s."), { card });
+      }
+      return e.reason === "fish" ? fmt(gettext("%(name)s fishes a card from the pond."), { name })
+        : e.reason === "empty_hand" ? fmt(gettext("%(name)s has no cards and draws one from the pond."), { name })
+          : fmt(gettext("Nobody else holds cards: %(name)s draws one."), { name });
+    case "book":
+      return e.seat === 0 ? fmt(gettext("You lay down a book of %(rank)s."), { rank: rankName(e.rank) })
+        : fmt(gettext("%(name)s lays down a book of %(rank)s."), { name, rank: rankName(e.rank) });
+    case "pass":
+      return e.seat === 0 ? gettext("Your hand and the pond are empty: you pass.")
+        : fmt(gettext("%(name)s passes: empty hand, empty pond."), { name });
+    case "end":
+      return gettext("Game over") + " — " + winnersText(e.winners);
+    default:
+      return "";
+  }
+}
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c) node.append(c);
+  return node;
+}
+
+export function mount(root, handlers) {
+  $(root, "#gf-setup-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const size = $(root, "#gf-hand-size").value;
+    handlers.onStart({ players: Number($(root, "#gf-players").value), hand_size: size === "" ? null : Number(size) });
+  });
+  $(root, "#gf-players").addEventListener("change", (ev) => handlers.onPlayers(Number(ev.target.value)));
+  $(root, "#gf-setup-cancel").addEventListener("click", () => handlers.onSetup(false));
+  $(root, "#gf-new").addEventListener("click", () => handlers.onSetup(true));
+  $(root, "#gf-again").addEventListener("click", () => handlers.onSetup(true));
+
+  const seats = $(root, "#gf-seats");
+  seats.addEventListener("click", (ev) => {
+    const button = ev.target.closest("button[data-seat]");
+    if (button && button.getAttribute("aria-disabled") !== "true") handlers.onTarget(Number(button.dataset.seat), false);
+  });
+  seats.addEventListener("keydown", (ev) => {
+    const delta = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[ev.key];
+    if (delta) {
+      ev.preventDefault();
+      handlers.onMoveTarget(delta);
+    } else if (ev.key === "Enter" || ev.key === " ") {
+      const button = ev.target.closest("button[data-seat]");
+      if (!button) return;
+      ev.preventDefault();  // Enter chooses and goes on to the ranks; no click as well
+      if (button.getAttribute("aria-disabled") !== "true") handlers.onTarget(Number(button.dataset.seat), true);
+    }
+  });
+
+  const hand = $(root, "#gf-hand");
+  hand.addEventListener("click", (ev) => {
+    const button = ev.target.closest("button[data-rank]");
+    if (button && button.getAttribute("aria-disabled") !== "true") handlers.onAsk(button.dataset.rank);
+  });
+  hand.addEventListener("focusin", (ev) => {
+    const button = ev.target.closest("button[data-rank]");
+    if (button) handlers.onFocusRank(Number(button.dataset.index));
+  });
+  hand.addEventListener("keydown", (ev) => {
+    const delta = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[ev.key];
+    if (delta) {
+      ev.preventDefault();
+      handlers.onMoveRank(delta);
+    }
+  });
+}
+
+function renderSetup(root, state) {
+  const box = $(root, "#gf-setup");
+  const wasHidden = box.hidden;
+  box.hidden = !state.setupOpen;
+  $(root, "#gf-setup-cancel").hidden = !(state.game && !state.game.view.over);
+  const players = Number($(root, "#gf-players").value);
+  $(root, "#gf-opponents").textContent = fmt(gettext("Your opponents: %(names)s"),
+    { names: OPPONENTS.slice(0, players - 1).join(", ") });
+  if (wasHidden && !box.hidden) $(root, "#gf-players").focus();
+}
+
+function seatTile(state, seat, targets) {
+  const s = state.shown;
+  const books = s.books[seat];
+  const cards = fmt(ngettext("%(n)s card", "%(n)s cards", s.hand_sizes[seat]), { n: s.hand_sizes[seat] });
+  const bookText = fmt(ngettext("%(n)s book", "%(n)s books", books.length), { n: books.length });
+  const children = [
+    el("span", { class: "gf-seat-name", text: seatName(seat) }),
+    el("span", { class: "gf-seat-cards", "data-cards": s.hand_sizes[seat], text: cards }),
+    el("span", { class: "gf-seat-books", "data-books": books.length, text: bookText }),
+    el("span", { class: "gf-seat-ranks", "aria-hidden": "true", text: books.map(rankLabel).join(" ") }),
+  ];
+  const common = { class: "gf-seat" + (s.turn === seat && state.phase !== "over" ? " gf-active" : ""), "data-seat": seat };
+  if (seat === 0) return el("div", { ...common, class: common.class + " gf-me" }, ...children);
+  const legal = targets.includes(seat);
+  const chosen = state.target === seat;
+  return el("button", {
+    ...common, type: "button", role: "radio", "aria-checked": String(chosen && legal),
+    "aria-disabled": legal ? null : "true", tabindex: seat === (state.target ?? 1) ? "0" : "-1",
+    "aria-label": fmt(gettext("Ask %(name)s (%(cards)s, %(books)s)"), { name: seatName(seat), cards, books: bookText }),
+  }, ...children);
+}
+
+function renderSeats(root, state, targets) {
+  const seats = $(root, "#gf-seats");
+  const hadFocus = seats.contains(document.activeElement);
+  const tiles = [];
+  for (let seat = 0; seat < state.game.view.players; seat++) tiles.push(seatTile(state, seat, targets));
+  seats.replaceChildren($(root, "#gf-seats-title"), ...tiles);
+  seats.dataset.players = String(state.game.view.players);
+  if (hadFocus) {
+    const chosen = seats.querySelector(`button[data-seat="${state.target}"]`) || seats.querySelector("button[tabindex='0']");
+    if (chosen) chosen.focus();
+  }
+}
+
+function renderHand(root, state, targets) {
+  const hand = $(root, "#gf-hand");
+  const active = document.activeElement;
+  const hadFocus = hand.contains(active) || active === document.body || active === null;
+  const ranks = handRanks(state);
+  const legal = new Set(state.phase === "idle" ? state.game.view.legal_moves
+    .filter((m) => m.target === state.target).map((m) => m.rank) : []);
+  const buttons = ranks.map((rank, i) => {
+    const cards = state.shown.hand.filter((c) => c.slice(0, -1) === rank);
+    const ok = legal.has(rank);
+    return el("button", {
+      type: "button", class: "gf-rank", "data-rank": rank, "data-index": i,
+      tabindex: i === state.focusRank ? "0" : "-1", "aria-disabled": ok ? null : "true",
+      "aria-label": targets.includes(state.target)
+        ? fmt(gettext("Ask %(name)s for %(rank)s (you hold %(cards)s)"),
+          { name: seatName(state.target), rank: rankName(rank), cards: cards.map(cardLabel).join(" ") })
+        : cards.map(cardLabel).join(" "),
+    }, ...cards.map((c) => el("span", { class: "gf-card suit-" + c.slice(-1), "data-card": c, text: cardLabel(c) })));
+  });
+  hand.replaceChildren(...buttons);
+  hand.dataset.ready = state.phase === "idle" && targets.length ? "1" : "0";
+  if (hadFocus && buttons.length && state.phase === "idle") buttons[state.focusRank].focus({ preventScroll: true });
+}
+
+function renderHistory(root, state) {
+  const list = $(root, "#gf-history");
+  const entries = visibleHistory(state);
+  if (list.childElementCount > entries.length) list.replaceChildren();
+  for (let i = list.childElementCount; i < entries.length; i++) {
+    const e = entries[i];
+    list.append(el("li", {
+      class: "gf-ask" + (e.given ? " gf-given" : "") + (e.asker === 0 ? " gf-mine" : ""),
+      "data-asker": e.asker, "data-target": e.target, "data-rank": e.rank, "data-given": e.given,
+      text: askText(e),
+    }));
+  }
+  $(root, "#gf-history-empty").hidden = entries.length > 0;
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderLog(root, state) {
+  const log = $(root, "#gf-log");
+  const texts = state.announcements.map(eventText).filter(Boolean);
+  if (log.childElementCount > texts.length) log.replaceChildren();
+  for (let i = log.childElementCount; i < texts.length; i++) log.append(el("p", { text: texts[i] }));
+  log.scrollTop = log.scrollHeight;
+}
+
+function renderEnd(root, state) {
+  const panel = $(root, "#gf-end");
+  const outcome = state.phase === "over" && !state.setupOpen ? state.game.view.outcome : null;
+  const wasHidden = panel.hidden;
+  panel.hidden = !outcome;
+  if (!outcome) return;
+  const title = $(root, "#gf-end-title");
+  title.textContent = winnersText(outcome.winners);
+  title.dataset.winners = outcome.winners.join(",");
+  const rows = state.game.view.books.map((books, seat) => el("tr", {
+    class: outcome.winners.includes(seat) ? "gf-winner" : null, "data-seat": seat, "data-books": books.length,
+  }, el("th", { scope: "row", text: seatName(seat) }), el("td", { text: String(books.length) }),
+  el("td", { text: books.map(rankLabel).join(" ") })));
+  $(root, "#gf-end-books").replaceChildren(...rows);
+  if (wasHidden) panel.focus();
+}
+
+export function render(root, state) {
+  root.dataset.phase = state.phase;
+  root.dataset.gameId = state.game ? String(state.game.id) : "";
+  root.dataset.serverMoves = state.game ? String(state.game.moves) : "";
+  for (const [k, v] of Object.entries(state.tally)) {
+    const b = root.querySelector(`#gf-tally [data-tally="${k}"]`);
+    if (b) b.textContent = String(v);
+  }
+  const error = $(root, "#gf-error");
+  error.textContent = state.error || "";
+  error.hidden = !state.error;
+  renderSetup(root, state);
+  const game = $(root, "#gf-game");
+  game.hidden = !state.shown || state.setupOpen;
+  if (game.hidden) {
+    renderEnd(root, state);
+    return;
+  }
+  const s = state.shown;
+  const targets = legalTargets(state);
+  $(root, "#gf-pond").textContent = String(s.pond_size);
+  const turn = $(root, "#gf-turn");
+  turn.textContent = state.phase === "over" ? gettext("Game over")
+    : state.phase === "idle" ? gettext("Your turn: choose whom to ask, then a rank.")
+      : state.phase === "busy" ? gettext("Asking…")
+        : s.turn === 0 ? gettext("Your turn")
+          : fmt(gettext("%(name)s is playing…"), { name: seatName(s.turn) });
+  turn.dataset.turn = state.phase === "idle" ? "player" : state.phase;
+  renderSeats(root, state, targets);
+  $(root, ".gf-hand-box").hidden = state.phase === "over";
+  renderHand(root, state, targets);
+  renderHistory(root, state);
+  renderLog(root, state);
+  renderEnd(root, state);
+}
