@@ -27,34 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def make_attempts(n: int, tag: str):
-    """n finished attempts of one day, each by its own player, left `verifying`."""
     import datetime as dt
 
-    from django.contrib.auth import get_user_model
-    from django.utils import timezone
+    from bench.fixtures import finished_attempts
 
-    from challenges import services
-    from challenges.models import Attempt, Player
-    from games.peche import ENGINE
-
-    day = dt.date(1999, 1, 1) + dt.timedelta(days=hash(tag) % 300)
-    challenge = services.challenge_for_day(day=day)
-    state = ENGINE.new(seed=challenge.seed)
-    moves = []
-    while not state.over:
-        moves.append(ENGINE.legal_moves(state)[0])
-        ENGINE.apply(state, moves[-1])
-    User = get_user_model()
-    stamp = f"{tag}{time.time_ns() % 10**8}"
-    users = User.objects.bulk_create([User(username=f"b{stamp}_{i}") for i in range(n)], batch_size=2000)
-    players = Player.objects.bulk_create(
-        [Player(user=u, name=f"b{stamp} {i}", token_hash=f"{stamp}-{i}".ljust(64, "x")) for i, u in enumerate(users)],
-        batch_size=2000)
-    now = timezone.now()
-    attempts = Attempt.objects.bulk_create(
-        [Attempt(player=p, challenge=challenge, ranked=True, moves=moves, status="verifying", finished_at=now,
-                 verify_enqueued_at=now) for p in players], batch_size=2000)
-    return challenge, [a.pk for a in attempts]
+    return finished_attempts(n, day=dt.date(1999, 1, 1) + dt.timedelta(days=sum(map(ord, tag)) % 300))
 
 
 def start_worker(concurrency: int, log: Path) -> subprocess.Popen:

@@ -198,7 +198,9 @@ function renderSeats(root, state, targets) {
 function renderHand(root, state, targets) {
   const hand = $(root, "#gf-hand");
   const active = document.activeElement;
-  const hadFocus = hand.contains(active) || active === document.body || active === null;
+  // The hand takes the focus back from nowhere: the body, a re-rendered rank, or a
+  // control that was just hidden (the setup form's Deal button).
+  const hadFocus = !active || active === document.body || hand.contains(active) || Boolean(active.closest("[hidden]"));
   const ranks = handRanks(state);
   const legal = new Set(state.phase === "idle" ? state.game.view.legal_moves
     .filter((m) => m.target === state.target).map((m) => m.rank) : []);

@@ -1,0 +1,228 @@
+"""Go Fish with books in Chromium (issue 6): a whole game with the keyboard only, the
+6-player phone layout, resume after reload, the seeds' French wording.
+
+Every test sets window.GOFISH_STEP_MS = 0: the simulated seats play out at once."""
+from __future__ import annotations
+
+import pytest
+
+from games.gofish import ENGINE
+from games.web.models import CasualGame
+
+from .conftest import no_horizontal_scroll, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def open_gofish(new_page, locale="en-US", viewport=None):
+    page = new_page(locale=locale, viewport=viewport)
+    page.add_init_script("window.GOFISH_STEP_MS = 0;")
+    page.goto(page.base + "/gofish/")
+    return page
+
+
+def wait_phase(page, *phases, timeout=10_000):
+    page.wait_for_selector(", ".join(f'#gofish[data-phase="{p}"]' for p in phases), timeout=timeout)
+
+
+def current(page) -> CasualGame:
+    return CasualGame.objects.get(pk=int(page.get_attribute("#gofish", "data-game-id")))
+
+
+def engine_state(game: CasualGame):
+    state = ENGINE.new(seed=game.seed, **game.options)
+    for move in game.moves:
+        ENGINE.apply(state, move)
+    return state
+
+
+def history(page) -> list[dict]:
+    return page.evaluate("""() => [...document.querySelectorAll('#gf-history li')].map(li => ({
+        asker: +li.dataset.asker, target: +li.dataset.target, rank: li.dataset.rank, given: +li.dataset.given,
+        text: li.textContent }))""")
+
+
+def focused(page) -> dict:
+    return page.evaluate("""() => { const a = document.activeElement;
+        return { id: a.id, rank: a.dataset.rank || null, seat: a.dataset.seat || null,
+                 visible: a.matches(':focus-visible'), outline: getComputedStyle(a).outlineStyle }; }""")
+
+
+def deal_with_keyboard(page, players: int, hand_size: int | None = None):
+    """The setup form with keys only: the players select has the focus when it opens."""
+    wait_phase(page, "setup")
+    assert focused(page)["id"] == "gf-players"
+    select_index = players - 2
+    for _ in range(select_index):
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("Tab")
+    assert focused(page)["id"] == "gf-hand-size"
+    if hand_size is not None:
+        page.keyboard.press("Control+A")
+        page.keyboard.type(str(hand_size))
+    page.keyboard.press("Tab")
+    assert focused(page)["id"] == "gf-start"
+    page.keyboard.press("Enter")
+    wait_phase(page, "idle", "over")
+
+
+def check_history_against_server(page, state):
+    shown = history(page)
+    expected = state.knowledge.ask_history
+    assert [(h["asker"], h["target"], h["rank"], h["given"]) for h in shown] == \
+        [(a["asker"], a["target"], a["rank"], a["given"]) for a in expected]
+    names = ["You", "Ada", "Bo", "Cleo", "Dan", "Eve"]
+    for entry in shown:
+        text = entry["text"]
+        assert names[entry["asker"]] in text and (names[entry["target"]] in text or "you" in text), text
+        assert text.endswith(f" {entry['given']}.") if entry["given"] else text.endswith("“Go fish!”"), text
+
+
+def test_a_whole_two_player_game_with_the_keyboard_only(new_page):
+    page = open_gofish(new_page)
+    deal_with_keyboard(page, 2)
+    game = current(page)
+    assert game.options == {"players": 2, "hand_size": 7}
+    assert page.locator("#gf-seats .gf-seat").count() == 2
+    turns = 0
+    while page.get_attribute("#gofish", "data-phase") != "over":
+        wait_phase(page, "idle", "over")
+        if page.get_attribute("#gofish", "data-phase") == "over":
+            break
+        f = focused(page)
+        assert f["rank"] is not None, f  # the focus is on a rank of the hand, visibly
+        assert f["visible"] and f["outline"] != "none"
+        if turns % 3 == 1:
+            page.keyboard.press("ArrowRight")
+            assert focused(page)["rank"] is not None
+        if turns == 2:
+            # Back to the seats with Shift+Tab: the only opponent is chosen; Enter returns to the ranks.
+            page.keyboard.press("Shift+Tab")
+            assert focused(page)["seat"] == "1"
+            assert page.get_attribute("#gf-seats button[data-seat='1']", "aria-checked") == "true"
+            page.keyboard.press("Enter")
+            assert focused(page)["rank"] is not None
+        moves = int(page.get_attribute("#gofish", "data-server-moves"))
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => +document.querySelector('#gofish').dataset.serverMoves > {moves}"
+                               " && ['idle', 'over'].includes(document.querySelector('#gofish').dataset.phase)")
+        turns += 1
+        assert turns < 200
+    game = current(page)
+    state = engine_state(game)
+    assert state.over and game.status == "over" and len(game.moves) == turns
+    check_history_against_server(page, state)
+    outcome = ENGINE.outcome(state)
+    assert page.is_visible("#gf-end") and not page.is_visible(".gf-hand-box")
+    rows = page.evaluate("() => [...document.querySelectorAll('#gf-end-books tr')].map(r => +r.dataset.books)")
+    assert rows == outcome["books"] and sum(rows) == 13
+    assert page.get_attribute("#gf-end-title", "data-winners") == ",".join(map(str, outcome["winners"]))
+    title = page.inner_text("#gf-end-title")
+    assert title == ("You win!" if outcome["winners"] == [0] else title)
+    assert page.evaluate("document.activeElement.id") == "gf-end"
+    # The live region announced every ask and the end.
+    log = page.inner_text("#gf-log")
+    assert log.count("“Go fish!”") == sum(1 for a in state.knowledge.ask_history if not a["given"])
+    assert "Game over" in log
+    assert page.inner_text(f"#gf-tally [data-tally='{game.result}']") == "1"
+
+
+def test_six_players_fit_a_phone_screen(new_page):
+    page = open_gofish(new_page, viewport={"width": 390, "height": 844})
+    deal_with_keyboard(page, 6)
+    assert current(page).options == {"players": 6, "hand_size": 5}
+    seats = page.locator("#gf-seats .gf-seat")
+    assert seats.count() == 6
+    assert no_horizontal_scroll(page)
+    for i in range(6):
+        box = seats.nth(i).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844, (i, box)
+        assert seats.nth(i).is_visible()
+    names = page.locator("#gf-seats .gf-seat-name").all_inner_texts()
+    assert names == ["You", "Ada", "Bo", "Cleo", "Dan", "Eve"]
+    # Choose Cleo with the arrows, ask her with Enter on a rank.
+    page.keyboard.press("Shift+Tab")
+    assert focused(page)["seat"] == "1"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert focused(page)["seat"] == "3"
+    page.keyboard.press("Enter")
+    assert focused(page)["rank"] is not None
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => +document.querySelector('#gofish').dataset.serverMoves === 1")
+    wait_phase(page, "idle", "over")
+    assert current(page).moves[0]["target"] == 3
+    assert no_horizontal_scroll(page)
+    check_history_against_server(page, engine_state(current(page)))
+    screenshot(page, "gofish-6-players-390x844")
+
+
+def test_resume_after_reload_and_a_stale_tab(new_page, browser):
+    page = open_gofish(new_page)
+    deal_with_keyboard(page, 3)
+    for _ in range(3):
+        if page.get_attribute("#gofish", "data-phase") != "idle":
+            break
+        moves = int(page.get_attribute("#gofish", "data-server-moves"))
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => +document.querySelector('#gofish').dataset.serverMoves > {moves}")
+        wait_phase(page, "idle", "over")
+    snapshot = page.evaluate("""() => ({
+        hand: [...document.querySelectorAll('#gf-hand .gf-card')].map(c => c.dataset.card),
+        seats: [...document.querySelectorAll('#gf-seats .gf-seat')].map(s => s.textContent),
+        pond: document.querySelector('#gf-pond').textContent })""")
+    before = history(page)
+    game = current(page)
+    page.reload()
+    wait_phase(page, "idle", "over")
+    assert int(page.get_attribute("#gofish", "data-game-id")) == game.pk
+    assert history(page) == before
+    assert page.evaluate("""() => ({
+        hand: [...document.querySelectorAll('#gf-hand .gf-card')].map(c => c.dataset.card),
+        seats: [...document.querySelectorAll('#gf-seats .gf-seat')].map(s => s.textContent),
+        pond: document.querySelector('#gf-pond').textContent })""") == snapshot
+    state = engine_state(game)
+    assert sorted(snapshot["hand"]) == sorted(state.hands[0])
+    check_history_against_server(page, state)
+    if state.over:
+        return
+    # A second tab of the same player, left behind when the first one moves: its ask is
+    # stale (409), changes nothing, and the tab resyncs to the stored game. (Its own
+    # context: the browser logs the 409 as a console error, which new_page would refuse.)
+    context = browser.new_context(storage_state=page.context.storage_state())
+    try:
+        stale = context.new_page()
+        stale.add_init_script("window.GOFISH_STEP_MS = 0;")
+        stale.goto(page.base + "/gofish/")
+        wait_phase(stale, "idle")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => +document.querySelector('#gofish').dataset.serverMoves > {len(game.moves)}")
+        wait_phase(page, "idle", "over")
+        moved = list(current(page).moves)
+        assert len(moved) == len(game.moves) + 1
+        stale.keyboard.press("Enter")
+        stale.wait_for_function(f"() => +document.querySelector('#gofish').dataset.serverMoves === {len(moved)}")
+        wait_phase(stale, "idle", "over")
+        assert current(stale).moves == moved
+        check_history_against_server(stale, engine_state(current(stale)))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("locale,words", [
+    ("fr-FR", ["Pêche aux cartes", "Talon", "« Va à la pêche ! »", "carré"]),
+    ("de-DE", ["Go Fish mit Quartetten", "Teich", "„Geh angeln!“", "Quartett"]),
+    ("ja-JP", ["ブック付きゴーフィッシュ", "山札", "「ゴー・フィッシュ！」", "ブック"]),
+])
+def test_localized_wording(new_page, locale, words):
+    page = open_gofish(new_page, locale=locale)
+    deal_with_keyboard(page, 2)
+    # Play until some ask went fishing, so that the table said the words.
+    while page.get_attribute("#gofish", "data-phase") == "idle" and words[2] not in page.inner_text("#gf-history"):
+        moves = int(page.get_attribute("#gofish", "data-server-moves"))
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => +document.querySelector('#gofish').dataset.serverMoves > {moves}")
+        wait_phase(page, "idle", "over")
+    text = page.inner_text("#gofish")
+    for word in words:
+        assert word in text, (word, text[:500])
