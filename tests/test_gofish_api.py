@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from games.cards import rank_of
+from games.cards import RANKS, rank_of
 from games.gofish import ENGINE
 from games.web.models import CasualGame
 from tests.conftest import new_player
@@ -132,7 +132,7 @@ def test_asking_a_seat_without_cards_is_400():
     assert response.status_code == 400 and response.json()["error"] == "bad_target"
     assert CasualGame.objects.get(pk=game["id"]).moves == moves
     # A rank seat 0 does not hold is refused too.
-    missing = next(r for r in "23456789TJQKA" if all(rank_of(c) != r for c in view["view"]["hand"]))
+    missing = next(r for r in RANKS if all(rank_of(c) != r for c in view["view"]["hand"]))
     target = view["view"]["legal_moves"][0]["target"]
     response = ask(fay, view, {"seat": 0, "target": target, "rank": missing})
     assert response.status_code == 400 and response.json()["error"] == "illegal_ask"

@@ -125,6 +125,7 @@ def test_a_whole_two_player_game_with_the_keyboard_only(new_page):
     assert log.count("“Go fish!”") == sum(1 for a in state.knowledge.ask_history if not a["given"])
     assert "Game over" in log
     assert page.inner_text(f"#gf-tally [data-tally='{game.result}']") == "1"
+    screenshot(page, "gofish-2-players-end")
 
 
 def test_six_players_fit_a_phone_screen(new_page):
@@ -155,6 +156,35 @@ def test_six_players_fit_a_phone_screen(new_page):
     assert no_horizontal_scroll(page)
     check_history_against_server(page, engine_state(current(page)))
     screenshot(page, "gofish-6-players-390x844")
+
+
+def test_simulated_seats_play_out_step_by_step(new_page):
+    page = new_page()
+    page.add_init_script("window.GOFISH_STEP_MS = 120;")
+    page.goto(page.base + "/gofish/")
+    wait_phase(page, "setup")
+    page.select_option("#gf-players", "5")
+    page.click("#gf-start")
+    wait_phase(page, "idle")
+    seen = []
+    page.expose_function("record", lambda n, phase: seen.append((n, phase)))
+    page.evaluate("""() => new MutationObserver(() => record(
+        document.querySelectorAll('#gf-history li').length, document.querySelector('#gofish').dataset.phase))
+        .observe(document.querySelector('#gf-history'), { childList: true })""")
+    # Ask until the turn passes (a "go fish"): then the other seats' asks are played out.
+    for move in range(1, 30):
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => +document.querySelector('#gofish').dataset.serverMoves === {move}")
+        wait_phase(page, "idle", "over")
+        history_now = engine_state(current(page)).knowledge.ask_history
+        if not history_now[-1]["given"] or history_now[-1]["asker"] != 0:
+            break
+    total = len(history_now)
+    # Every ask appeared on its own (one mutation per ask), most while the page was
+    # still playing the events out, and the list ends equal to the server's.
+    assert [n for n, _ in seen] == list(range(1, total + 1)), seen
+    assert sum(1 for _, phase in seen if phase == "playback") >= 2, seen
+    check_history_against_server(page, engine_state(current(page)))
 
 
 def test_resume_after_reload_and_a_stale_tab(new_page, browser):
@@ -224,5 +254,6 @@ def test_localized_wording(new_page, locale, words):
         page.wait_for_function(f"() => +document.querySelector('#gofish').dataset.serverMoves > {moves}")
         wait_phase(page, "idle", "over")
     text = page.inner_text("#gofish")
+    screenshot(page, f"gofish-{locale}")
     for word in words:
         assert word in text, (word, text[:500])

@@ -5,7 +5,7 @@ import * as api from "../casual/api.js";
 import * as S from "./state.js";
 import { mount, render } from "./render.js";
 
-const { gettext } = window;
+const { pgettext } = window;
 const root = document.getElementById("gofish");
 const GAME = root.dataset.game;
 const config = {
@@ -17,13 +17,13 @@ const draw = () => render(root, state);
 const sleep = (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
 const MESSAGES = {
-  bad_input: () => gettext("These options cannot be played: check the number of players and the hand size."),
-  network: () => gettext("Could not reach the server. Try again."),
+  bad_input: () => pgettext("gofish", "These options cannot be played: check the number of players and the hand size."),
+  network: () => pgettext("gofish", "Could not reach the server. Try again."),
 };
 
 function fail(error) {
   const message = MESSAGES[error.code];
-  S.setError(state, message ? message() : gettext("Something went wrong.") + " (" + (error.code || error) + ")");
+  S.setError(state, message ? message() : pgettext("gofish", "Something went wrong.") + " (" + (error.code || error) + ")");
   if (state.phase === "busy") S.setPhase(state, state.game && !state.game.view.over ? "idle" : "over");
   draw();
 }

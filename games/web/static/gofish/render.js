@@ -2,14 +2,14 @@
 // everything from the plain state; mount() wires DOM events to the entry module's handlers.
 import { handRanks, legalTargets, visibleHistory } from "./state.js";
 
-const { gettext, ngettext, pgettext } = window;
+const { npgettext, pgettext } = window;
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const fmt = (text, values) => window.interpolate(text, values, true);
 const $ = (root, sel) => root.querySelector(sel);
 
 // Seat 0 is the player; the simulated opponents have names (not translated).
 const OPPONENTS = ["Ada", "Bo", "Cleo", "Dan", "Eve"];
-export const seatName = (seat) => (seat === 0 ? gettext("You") : OPPONENTS[seat - 1]);
+export const seatName = (seat) => (seat === 0 ? pgettext("gofish", "You") : OPPONENTS[seat - 1]);
 
 export function rankLabel(rank) {
   switch (rank) {
@@ -24,11 +24,11 @@ export function rankLabel(rank) {
 // A rank as asked for in a sentence ("sevens", « des 7 » …).
 export function rankName(rank) {
   switch (rank) {
-    case "A": return gettext("aces");
-    case "J": return gettext("jacks");
-    case "Q": return gettext("queens");
-    case "K": return gettext("kings");
-    default: return fmt(gettext("%(number)ss"), { number: rank });
+    case "A": return pgettext("gofish", "aces");
+    case "J": return pgettext("gofish", "jacks");
+    case "Q": return pgettext("gofish", "queens");
+    case "K": return pgettext("gofish", "kings");
+    default: return fmt(pgettext("gofish", "%(number)ss"), { number: rank });
   }
 }
 
@@ -38,25 +38,25 @@ export const cardLabel = (card) => rankLabel(card.slice(0, -1)) + SUITS[card.sli
 export function askText(e) {
   const v = { asker: seatName(e.asker), target: seatName(e.target), rank: rankName(e.rank), n: e.given };
   if (e.asker === 0) {
-    return fmt(e.given ? ngettext("You ask %(target)s for %(rank)s: %(target)s gives you %(n)s.",
+    return fmt(e.given ? npgettext("gofish", "You ask %(target)s for %(rank)s: %(target)s gives you %(n)s.",
       "You ask %(target)s for %(rank)s: %(target)s gives you %(n)s.", e.given)
-      : gettext("You ask %(target)s for %(rank)s: “Go fish!”"), v);
+      : pgettext("gofish", "You ask %(target)s for %(rank)s: “Go fish!”"), v);
   }
   if (e.target === 0) {
-    return fmt(e.given ? ngettext("%(asker)s asks you for %(rank)s: you give %(n)s.",
+    return fmt(e.given ? npgettext("gofish", "%(asker)s asks you for %(rank)s: you give %(n)s.",
       "%(asker)s asks you for %(rank)s: you give %(n)s.", e.given)
-      : gettext("%(asker)s asks you for %(rank)s: “Go fish!”"), v);
+      : pgettext("gofish", "%(asker)s asks you for %(rank)s: “Go fish!”"), v);
   }
-  return fmt(e.given ? ngettext("%(asker)s asks %(target)s for %(rank)s: %(target)s gives %(n)s.",
+  return fmt(e.given ? npgettext("gofish", "%(asker)s asks %(target)s for %(rank)s: %(target)s gives %(n)s.",
     "%(asker)s asks %(target)s for %(rank)s: %(target)s gives %(n)s.", e.given)
-    : gettext("%(asker)s asks %(target)s for %(rank)s: “Go fish!”"), v);
+    : pgettext("gofish", "%(asker)s asks %(target)s for %(rank)s: “Go fish!”"), v);
 }
 
 export function winnersText(winners) {
-  if (winners.length === 1 && winners[0] === 0) return gettext("You win!");
+  if (winners.length === 1 && winners[0] === 0) return pgettext("gofish", "You win!");
   const names = winners.map(seatName).join(", ");
-  if (winners.includes(0)) return fmt(gettext("Shared win: %(names)s"), { names });
-  return fmt(ngettext("%(names)s wins", "%(names)s win", winners.length), { names });
+  if (winners.includes(0)) return fmt(pgettext("gofish", "Shared win: %(names)s"), { names });
+  return fmt(npgettext("gofish", "%(names)s wins", "%(names)s win", winners.length), { names });
 }
 
 // The words of one event, as announced in the live region.
@@ -64,27 +64,27 @@ export function eventText(e) {
   const name = seatName(e.seat);
   switch (e.type) {
     case "deal":
-      return e.seat === 0 ? fmt(ngettext("Cards dealt: %(n)s each.", "Cards dealt: %(n)s each.", e.count), { n: e.count }) : "";
+      return e.seat === 0 ? fmt(npgettext("gofish", "Cards dealt: %(n)s each.", "Cards dealt: %(n)s each.", e.count), { n: e.count }) : "";
     case "ask":
       return askText(e);
     case "draw":
       if (e.seat === 0) {
         const card = cardLabel(e.card);
-        return e.reason === "fish" ? fmt(gettext("You fish %(card)s from the pond."), { card })
-          : e.reason === "empty_hand" ? fmt(gettext("Your hand is empty: you draw %(card)s."), { card })
-            : fmt(gettext("Nobody else holds cards: you draw %(card)s."), { card });
+        return e.reason === "fish" ? fmt(pgettext("gofish", "You fish %(card)s from the pond."), { card })
+          : e.reason === "empty_hand" ? fmt(pgettext("gofish", "Your hand is empty: you draw %(card)s."), { card })
+            : fmt(pgettext("gofish", "Nobody else holds cards: you draw %(card)s."), { card });
       }
-      return e.reason === "fish" ? fmt(gettext("%(name)s fishes a card from the pond."), { name })
-        : e.reason === "empty_hand" ? fmt(gettext("%(name)s has no cards and draws one from the pond."), { name })
-          : fmt(gettext("Nobody else holds cards: %(name)s draws one."), { name });
+      return e.reason === "fish" ? fmt(pgettext("gofish", "%(name)s fishes a card from the pond."), { name })
+        : e.reason === "empty_hand" ? fmt(pgettext("gofish", "%(name)s has no cards and draws one from the pond."), { name })
+          : fmt(pgettext("gofish", "Nobody else holds cards: %(name)s draws one."), { name });
     case "book":
-      return e.seat === 0 ? fmt(gettext("You lay down a book of %(rank)s."), { rank: rankName(e.rank) })
-        : fmt(gettext("%(name)s lays down a book of %(rank)s."), { name, rank: rankName(e.rank) });
+      return e.seat === 0 ? fmt(pgettext("gofish", "You lay down a book of %(rank)s."), { rank: rankName(e.rank) })
+        : fmt(pgettext("gofish", "%(name)s lays down a book of %(rank)s."), { name, rank: rankName(e.rank) });
     case "pass":
-      return e.seat === 0 ? gettext("Your hand and the pond are empty: you pass.")
-        : fmt(gettext("%(name)s passes: empty hand, empty pond."), { name });
+      return e.seat === 0 ? pgettext("gofish", "Your hand and the pond are empty: you pass.")
+        : fmt(pgettext("gofish", "%(name)s passes: empty hand, empty pond."), { name });
     case "end":
-      return gettext("Game over") + " — " + winnersText(e.winners);
+      return pgettext("gofish", "Game over") + " — " + winnersText(e.winners);
     default:
       return "";
   }
@@ -155,7 +155,7 @@ function renderSetup(root, state) {
   box.hidden = !state.setupOpen;
   $(root, "#gf-setup-cancel").hidden = !(state.game && !state.game.view.over);
   const players = Number($(root, "#gf-players").value);
-  $(root, "#gf-opponents").textContent = fmt(gettext("Your opponents: %(names)s"),
+  $(root, "#gf-opponents").textContent = fmt(pgettext("gofish", "Your opponents: %(names)s"),
     { names: OPPONENTS.slice(0, players - 1).join(", ") });
   if (wasHidden && !box.hidden) $(root, "#gf-players").focus();
 }
@@ -163,8 +163,8 @@ function renderSetup(root, state) {
 function seatTile(state, seat, targets) {
   const s = state.shown;
   const books = s.books[seat];
-  const cards = fmt(ngettext("%(n)s card", "%(n)s cards", s.hand_sizes[seat]), { n: s.hand_sizes[seat] });
-  const bookText = fmt(ngettext("%(n)s book", "%(n)s books", books.length), { n: books.length });
+  const cards = fmt(npgettext("gofish", "%(n)s card", "%(n)s cards", s.hand_sizes[seat]), { n: s.hand_sizes[seat] });
+  const bookText = fmt(npgettext("gofish", "%(n)s book", "%(n)s books", books.length), { n: books.length });
   const children = [
     el("span", { class: "gf-seat-name", text: seatName(seat) }),
     el("span", { class: "gf-seat-cards", "data-cards": s.hand_sizes[seat], text: cards }),
@@ -178,7 +178,7 @@ function seatTile(state, seat, targets) {
   return el("button", {
     ...common, type: "button", role: "radio", "aria-checked": String(chosen && legal),
     "aria-disabled": legal ? null : "true", tabindex: seat === (state.target ?? 1) ? "0" : "-1",
-    "aria-label": fmt(gettext("Ask %(name)s (%(cards)s, %(books)s)"), { name: seatName(seat), cards, books: bookText }),
+    "aria-label": fmt(pgettext("gofish", "Ask %(name)s (%(cards)s, %(books)s)"), { name: seatName(seat), cards, books: bookText }),
   }, ...children);
 }
 
@@ -211,7 +211,7 @@ function renderHand(root, state, targets) {
       type: "button", class: "gf-rank", "data-rank": rank, "data-index": i,
       tabindex: i === state.focusRank ? "0" : "-1", "aria-disabled": ok ? null : "true",
       "aria-label": targets.includes(state.target)
-        ? fmt(gettext("Ask %(name)s for %(rank)s (you hold %(cards)s)"),
+        ? fmt(pgettext("gofish", "Ask %(name)s for %(rank)s (you hold %(cards)s)"),
           { name: seatName(state.target), rank: rankName(rank), cards: cards.map(cardLabel).join(" ") })
         : cards.map(cardLabel).join(" "),
     }, ...cards.map((c) => el("span", { class: "gf-card suit-" + c.slice(-1), "data-card": c, text: cardLabel(c) })));
@@ -284,14 +284,15 @@ export function render(root, state) {
   const targets = legalTargets(state);
   $(root, "#gf-pond").textContent = String(s.pond_size);
   const turn = $(root, "#gf-turn");
-  turn.textContent = state.phase === "over" ? gettext("Game over")
-    : state.phase === "idle" ? gettext("Your turn: choose whom to ask, then a rank.")
-      : state.phase === "busy" ? gettext("Asking…")
-        : s.turn === 0 ? gettext("Your turn")
-          : fmt(gettext("%(name)s is playing…"), { name: seatName(s.turn) });
+  turn.textContent = state.phase === "over" ? pgettext("gofish", "Game over")
+    : state.phase === "idle" ? pgettext("gofish", "Your turn: choose whom to ask, then a rank.")
+      : state.phase === "busy" ? pgettext("gofish", "Asking…")
+        : s.turn === 0 ? pgettext("gofish", "Your turn")
+          : fmt(pgettext("gofish", "%(name)s is playing…"), { name: seatName(s.turn) });
   turn.dataset.turn = state.phase === "idle" ? "player" : state.phase;
   renderSeats(root, state, targets);
   $(root, ".gf-hand-box").hidden = state.phase === "over";
+  $(root, ".gf-controls").hidden = state.phase === "over";  // the end panel has its own New game
   renderHand(root, state, targets);
   renderHistory(root, state);
   renderLog(root, state);

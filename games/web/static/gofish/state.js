@@ -34,13 +34,12 @@ export function legalTargets(state) {
   return [...new Set(moves.map((m) => m.target))];
 }
 
+// Display order of the hand's rank groups (the deck's rank order).
+const RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
 export function handRanks(state) {
-  const ranks = [];
-  for (const card of state.shown ? state.shown.hand : []) {
-    const rank = card.slice(0, -1);
-    if (!ranks.includes(rank)) ranks.push(rank);
-  }
-  return ranks;
+  const held = new Set((state.shown ? state.shown.hand : []).map((card) => card.slice(0, -1)));
+  return RANK_ORDER.filter((rank) => held.has(rank));
 }
 
 // A complete response from the server, shown as it is (load, reload, end of playback).
