@@ -4,8 +4,9 @@ from django.db import InterfaceError, OperationalError
 
 from . import services
 
-
-@shared_task(
+# Acknowledged once done (a killed worker gives the message back); a database outage is
+# retried with backoff; the sweeper catches whatever still falls through.
+VERIFICATION = dict(
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(OperationalError, InterfaceError),
@@ -14,19 +15,14 @@ from . import services
     max_retries=20,
     ignore_result=True,
 )
+
+
+@shared_task(**VERIFICATION)
 def verify_attempt(attempt_id: int) -> None:
     services.attempt_verify(attempt_id=attempt_id)
 
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
-    retry_backoff_max=30,
-    max_retries=20,
-    ignore_result=True,
-)
+@shared_task(**VERIFICATION)
 def verify_pending() -> int:
     return services.verify_pending()
 
