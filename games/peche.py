@@ -5,6 +5,7 @@ perfect-memory opponent, which plays inside ``apply`` as an automatic step.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .base import GameError, ReplayError, deck_for
@@ -115,6 +116,19 @@ def _ask(state: PecheState, seat: int, rank: str, events: list | None) -> None:
     state.turn = other
 
 
+@lru_cache(maxsize=None)
+def _miss_chance(total: int, unseen: int, k: int) -> tuple[int, int]:
+    """N/D = Π_{i<k} (total − unseen − i) / (total − i): the chance that none of the
+    ``unseen`` cards of a rank is among ``k`` of ``total`` unknown cards (exact)."""
+    if k > total - unseen:
+        return 0, 1  # a factor reaches 0: the rank must turn up among k unknown cards
+    n = d = 1
+    for i in range(k):
+        n *= total - unseen - i
+        d *= total - i
+    return n, d
+
+
 def opponent_choice(state: PecheState) -> str:
     """The perfect-memory opponent's ask (RULES.md §2), from public knowledge only."""
     hand = state.hands[OPPONENT]
@@ -132,16 +146,9 @@ def opponent_choice(state: PecheState) -> str:
     # P(r) = 1 - N/D; the highest P is the lowest N/D, compared as integers.
     best_n = best_d = 1
     for rank in hand:
-        unseen = 3 - 2 * pairs_by_rank[rank]
         seen_at = absent.get(rank)
-        k = m if seen_at is None else min(m, draws - seen_at)
-        if k > total - unseen:
-            n, d = 0, 1  # a factor reaches 0: the rank must turn up among k unknown cards
-        else:
-            n = d = 1
-            for i in range(k):
-                n *= total - unseen - i
-                d *= total - i
+        k = m if seen_at is None or draws - seen_at > m else draws - seen_at
+        n, d = _miss_chance(total, 3 - 2 * pairs_by_rank[rank], k)
         if best_rank is None or n * best_d < best_n * d:
             best_rank, best_n, best_d = rank, n, d
     assert best_rank is not None
