@@ -58,23 +58,31 @@ class Connection:
 async def player_loop(base, deadline: float, latencies: list[float], counts: dict) -> None:
     conn = Connection(base.hostname, base.port or 80)
     while time.monotonic() < deadline:
-        status, me = await conn.request("POST", "/api/players", {"name": f"load {time.time_ns() % 10**9} {next(_names)}"})
-        if status != 201:
-            counts[f"players {status}"] = counts.get(f"players {status}", 0) + 1
-            await asyncio.sleep(0.05)
-            continue
-        token = me["token"]
-        status, view = await conn.request("POST", "/api/challenges/today/attempt", token=token)
-        while view and view.get("status") == "playing" and time.monotonic() < deadline:
-            t = time.perf_counter()
-            status, new = await conn.request("POST", f"/api/attempts/{view['id']}/asks",
-                                             {"rank": view["hand"][0][:-1], "move": view["move"]}, token=token)
-            latencies.append(time.perf_counter() - t)
-            counts[status] = counts.get(status, 0) + 1
-            if status != 200:
-                break
-            view = new
-        counts["games"] = counts.get("games", 0) + (view and view.get("status") != "playing")
+        try:
+            await play_one_game(conn, deadline, latencies, counts)
+        except (OSError, ConnectionError, asyncio.IncompleteReadError):
+            counts["connection errors"] = counts.get("connection errors", 0) + 1
+            conn = Connection(base.hostname, base.port or 80)
+
+
+async def play_one_game(conn, deadline: float, latencies: list[float], counts: dict) -> None:
+    status, me = await conn.request("POST", "/api/players", {"name": f"load {time.time_ns() % 10**9} {next(_names)}"})
+    if status != 201:
+        counts[f"players {status}"] = counts.get(f"players {status}", 0) + 1
+        await asyncio.sleep(0.05)
+        return
+    token = me["token"]
+    status, view = await conn.request("POST", "/api/challenges/today/attempt", token=token)
+    while view and view.get("status") == "playing" and time.monotonic() < deadline:
+        t = time.perf_counter()
+        status, new = await conn.request("POST", f"/api/attempts/{view['id']}/asks",
+                                         {"rank": view["hand"][0][:-1], "move": view["move"]}, token=token)
+        latencies.append(time.perf_counter() - t)
+        counts[status] = counts.get(status, 0) + 1
+        if status != 200:
+            break
+        view = new
+    counts["games"] = counts.get("games", 0) + (view and view.get("status") != "playing")
 
 
 async def run(url: str, players: int, seconds: float) -> dict:

@@ -101,6 +101,16 @@ def main() -> None:
         lat = latencies(ids, submitted, wall0, perf0)
         print(f"throughput: {len(ids)} attempts verified and ranked in {elapsed:.1f}s = {len(ids) / elapsed:,.0f}/s "
               f"(worker concurrency {args.concurrency}); submit-to-verified p50 {statistics.median(lat):.2f}s")
+        # Side by side: one Celery message per attempt (the sweeper's and admin's path).
+        from challenges.tasks import verify_attempt
+
+        challenge, one_by_one = make_attempts(min(args.attempts, 3000), "m")
+        lb_services.rebuild_index(challenge_id=challenge.pk)
+        start = time.perf_counter()
+        for attempt_id in one_by_one:
+            verify_attempt.apply_async((attempt_id,))
+        per_message = len(one_by_one) / (wait_ranked(challenge.pk, len(one_by_one), timeout=600) - start)
+        print(f"one message per attempt: {per_message:,.0f}/s; batched drain is {len(ids) / elapsed / per_message:.1f}x")
         # Phase 2: a fixed offered rate.
         n = int(args.rate * args.rate_seconds)
         challenge, ids = make_attempts(n, "r")

@@ -66,8 +66,9 @@ class Engine(Protocol):
     def event_view(self, event: dict[str, Any], seat: int) -> dict[str, Any]:
         """Exactly what ``seat`` may see of one event (JSON-ready)."""
 
-    def replay(self, config: dict[str, Any], moves: list[Any]) -> Any:
-        """Deal from ``config`` and play ``moves`` to the end; raise ReplayError."""
+    def replay(self, config: dict[str, Any], moves: list[Any], *, partial: bool = False) -> Any:
+        """Deal from ``config`` and play ``moves`` to the end (``partial``: or as far as
+        they go); raise ReplayError."""
 
     def conformance(self, case: dict[str, Any]) -> dict[str, Any]:
         """The output line of RULES.md §5 for one input case (errors included)."""

@@ -363,8 +363,9 @@ class GoFishEngine:
             raise GameError("illegal_ask", f"seat {seat} holds no {rank}")
         return seat, target, rank
 
-    def replay(self, config: dict[str, Any], moves: list[Any]) -> GoFishState:
-        """Deal from ``config`` (the keyword arguments of ``new``) and play ``moves``."""
+    def replay(self, config: dict[str, Any], moves: list[Any], *, partial: bool = False) -> GoFishState:
+        """Deal from ``config`` (the keyword arguments of ``new``) and play ``moves``;
+        ``partial``: a game still in progress is fine (resuming a stored game)."""
         if not isinstance(config, dict):
             raise GameError("bad_input", "config is a dict")
         if not isinstance(moves, list):
@@ -379,7 +380,7 @@ class GoFishEngine:
                 raise
             except GameError as exc:
                 raise ReplayError(exc.code, index, exc.detail) from None
-        if not state.over:
+        if not state.over and not partial:
             raise ReplayError("incomplete", len(moves), "the moves ran out before the end")
         return state
 

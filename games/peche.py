@@ -255,7 +255,9 @@ class PecheEngine:
             return {k: v for k, v in event.items() if k != "card"}
         return dict(event)
 
-    def replay(self, config: dict[str, Any], moves: list[Any]) -> PecheState:
+    def replay(self, config: dict[str, Any], moves: list[Any], *, partial: bool = False) -> PecheState:
+        """Deal and play ``moves`` without building events; ``partial``: a game still in
+        progress is fine (the server's state of an attempt being played)."""
         state = self.new(seed=config.get("seed"), deck=config.get("deck"))
         if not isinstance(moves, list):
             raise GameError("bad_input", "moves is a list of ranks")
@@ -268,7 +270,7 @@ class PecheEngine:
                 raise ReplayError(exc.code, index, exc.detail) from None
             _ask(state, PLAYER, move, None)
             _advance(state, None)
-        if not state.over:
+        if not state.over and not partial:
             raise ReplayError("incomplete", len(moves))
         return state
 

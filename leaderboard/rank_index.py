@@ -138,7 +138,7 @@ def rebuild(challenge_id: int, rows) -> int:
     if client is None:
         return 0
     building = f"{key(challenge_id)}:building"
-    client.delete(building)
+    client.unlink(building)
     count = 0
     batch: dict[str, int] = {}
     for aid, k in rows:
@@ -150,11 +150,12 @@ def rebuild(challenge_id: int, rows) -> int:
     if batch:
         client.zadd(building, batch)
         count += len(batch)
+    # UNLINK frees the old set in the background: RENAME over it would free millions of
+    # members inline and stall Redis. MULTI keeps readers from seeing the gap.
     pipe = client.pipeline(transaction=True)
+    pipe.unlink(key(challenge_id))
     if count:
         pipe.rename(building, key(challenge_id))
-    else:
-        pipe.delete(key(challenge_id))
     pipe.set(ready_key(challenge_id), "1")
     pipe.delete(f"{key(challenge_id)}:rebuilding")
     pipe.execute()

@@ -76,7 +76,9 @@ TEMPLATES = [
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    # No health check per request (a round trip on every ask): after a database restart
+    # a worker's first request gets a clean 503 and the broken connection is dropped.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=False)}
 else:
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3",
                              "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"}}}
