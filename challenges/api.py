@@ -1,6 +1,9 @@
 """Thin API views: check the input's shape, call a service or selector, serialize a view."""
 from __future__ import annotations
 
+import re
+
+from django.conf import settings
 from django.contrib.auth import login
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -39,12 +42,17 @@ def require_player(request):
     return player
 
 
+DATE_SHAPE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
 def challenge_or_404(date_text: str) -> DailyChallenge:
     if date_text == "today":
         return services.challenge_for_day(day=days.today())
-    day = selectors.parse_day(date_text)
-    if day is None:
+    if not DATE_SHAPE.match(date_text):
         raise ApiError("bad_date", "dates are YYYY-MM-DD")
+    day = selectors.parse_day(date_text)
+    if day is None or day < settings.FIRST_DAY:
+        raise ApiError("not_found", "there is no challenge on that day", status.HTTP_404_NOT_FOUND)
     if day > days.today():
         raise ApiError("not_found", "this day has not started yet", status.HTTP_404_NOT_FOUND)
     found = DailyChallenge.objects.filter(game=services.DAILY_GAME, date=day).first()

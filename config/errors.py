@@ -5,6 +5,7 @@ import logging
 
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -98,3 +99,9 @@ class BodySizeLimitMiddleware:
         if length > self.limit:
             return JsonResponse({"error": "too_large", "detail": "the request body is too large"}, status=413)
         return self.get_response(request)
+
+
+@csrf_exempt  # a POST to a path that does not exist is a 404, not a CSRF 403
+def api_not_found(request, *args, **kwargs):
+    """Any /api/ path no route matched: JSON like every other API error, never a page."""
+    return JsonResponse({"error": "not_found", "detail": "no such API endpoint"}, status=404)

@@ -46,17 +46,21 @@ def errors(*pairs) -> dict:
 
 # --- path and query parameters -----------------------------------------------------
 
-DATE = OpenApiParameter("date", str, OpenApiParameter.PATH,
-                        description="`YYYY-MM-DD`, or `today` (the server's day, CHALLENGE_TIMEZONE).")
+DATE = OpenApiParameter("date", str, OpenApiParameter.PATH, pattern=r"^(today|[0-9]{4}-[0-9]{2}-[0-9]{2})$",
+                        description="`YYYY-MM-DD`, or `today` (the server's day, CHALLENGE_TIMEZONE). A day "
+                                    "that does not exist, comes before the first challenge or has not started "
+                                    "is 404 `not_found`.")
 ATTEMPT_ID = OpenApiParameter("attempt_id", int, OpenApiParameter.PATH, description="The attempt's id.")
-OFFSET = OpenApiParameter("offset", int, OpenApiParameter.QUERY, description="Rows to skip (default 0).")
-LIMIT = OpenApiParameter("limit", int, OpenApiParameter.QUERY, description="Rows to return, 1–200 (default 50).")
+OFFSET = OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": 100000000}, OpenApiParameter.QUERY,
+                          description="Rows to skip (default 0).")
+LIMIT = OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 200}, OpenApiParameter.QUERY,
+                         description="Rows to return, 1–200 (default 50).")
 
 # --- players -----------------------------------------------------------------------
 
 
 class PlayerCreateIn(serializers.Serializer):
-    name = serializers.CharField(help_text="2–24 characters: letters, digits, spaces and . ' -; unique "
+    name = serializers.CharField(min_length=2, max_length=24, help_text="2–24 characters: letters, digits, spaces and . ' -; unique "
                                            "ignoring case.")
 
 
@@ -175,7 +179,8 @@ class AttemptView(serializers.Serializer):
 
 
 class AskIn(serializers.Serializer):
-    rank = serializers.CharField(help_text="A rank in the player's hand: A 2 … 10 J Q K.")
+    rank = serializers.ChoiceField(choices=["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
+                                   help_text="A rank in the player's hand.")
     move = serializers.IntegerField(help_text="The number of asks already made (the view's `move`).")
 
 
@@ -220,7 +225,8 @@ ASK_EXAMPLE = OpenApiExample("ask", value={"rank": "Q", "move": 3}, request_only
 
 # --- casual games (games/web/api.py), described from here ----------------------------
 
-GAME = OpenApiParameter("game", str, OpenApiParameter.PATH, description="A casual game's name, e.g. `kitten`.")
+GAME = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=["kitten", "gofish"],
+                        description="A casual game's name.")
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
 
 

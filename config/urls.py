@@ -1,10 +1,11 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from challenges import api as challenges_api
 from config import health
+from config.errors import api_not_found
 from leaderboard import api as leaderboard_api
 
 api = [
@@ -33,4 +34,5 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("games.web.urls")),
     path("", include("frontend.urls")),
+    re_path(r"^api/", api_not_found),
 ]

@@ -51,10 +51,11 @@ def test_options_default_hand_sizes_and_validation():
         response = alice.post(f"{BASE}/games", bad, format="json")
         assert response.status_code == 400, (bad, response.content)
         assert response.json()["error"] == "bad_input"
-    missing = alice.post(f"{BASE}/games", {}, format="json")
-    assert missing.status_code == 400 and missing.json()["error"] == "missing_field"
     # Refused options abandon nothing: the last good game is still current.
     assert alice.get(BASE).json()["current"]["view"]["hand_sizes"] == [3, 3, 3, 3]
+    # No options at all: two players, the engine's hand size.
+    plain = alice.post(f"{BASE}/games", {}, format="json")
+    assert plain.status_code == 201 and plain.json()["view"]["hand_sizes"] == [7, 7]
 
 
 def test_a_move_plays_every_simulated_seat_and_resumes_exactly():

@@ -4,7 +4,7 @@ DATABASE_URL=postgres://... switches to Postgres (psycopg 3); REDIS_URL=redis://
 switches to a Redis broker with separate worker and beat processes, and a Redis rank index.
 """
 import os
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -97,6 +97,8 @@ USE_TZ = True
 TIME_ZONE = "UTC"
 # The day boundary of the daily challenge; never the client's clock.
 CHALLENGE_TIMEZONE = os.environ.get("CHALLENGE_TIMEZONE", "UTC")
+# The first daily challenge: earlier days do not exist (nor can they be created as practice).
+FIRST_DAY = date.fromisoformat(os.environ.get("FIRST_DAY", "2026-01-01"))
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from config.errors import ApiError
 
 
 def _no_choice(body: dict[str, Any]) -> dict[str, Any]:
@@ -34,10 +33,8 @@ def _winner_side(outcome: dict[str, Any]) -> str:
 
 
 def _gofish_options(body: dict[str, Any]) -> dict[str, Any]:
-    """``players`` (required) and ``hand_size`` (absent or null: the engine's default)."""
-    if "players" not in body:
-        raise ApiError("missing_field", "'players' is required")
-    options = {"players": body["players"]}
+    """``players`` (absent: 2) and ``hand_size`` (absent or null: the engine's default)."""
+    options = {"players": body.get("players", 2)}
     if body.get("hand_size") is not None:
         options["hand_size"] = body["hand_size"]
     return options
