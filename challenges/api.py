@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from config import openapi as doc
 from config.errors import ApiError
-from config.throttling import AskThrottle, PlayerCreateThrottle
+from config.throttling import AskThrottle, LoginThrottle, PlayerCreateThrottle
 
 from . import days, selectors, services
 from .auth import current_player
@@ -103,10 +103,13 @@ class PasswordView(APIView):
 
 
 class LoginView(APIView):
+    throttle_classes = [LoginThrottle]
+
     @extend_schema(
         operation_id="session_login", tags=["players"], request=doc.LoginIn,
         responses={200: doc.LoggedIn, **doc.errors((400, doc.BAD_BODY),
-                                                   (401, doc.error("`bad_login`")), (413, doc.TOO_LARGE))},
+                                                   (401, doc.error("`bad_login`")), (413, doc.TOO_LARGE),
+                                                   (429, doc.RATE_LIMITED))},
         description="Log the browser session in by name and password.",
     )
     def post(self, request):

@@ -91,3 +91,9 @@ class AskThrottle(WindowThrottle):
         if user is not None and user.is_authenticated:
             return f"user:{user.pk}"
         return super().ident(request)
+
+
+class LoginThrottle(WindowThrottle):
+    """Password log-ins per client IP."""
+
+    scope = "logins"

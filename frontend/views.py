@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from challenges import days, selectors
 from challenges.auth import current_player
-from challenges.models import DailyChallenge, Player
+from challenges.models import Player
 from challenges.services import DAILY_GAME
 from leaderboard import selectors as board
 from leaderboard.models import Result

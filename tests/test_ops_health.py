@@ -2,63 +2,13 @@
 (a second redis-server on a free port), killed and restarted; the shared one is never touched."""
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
 import time
 
 import pytest
 from django.db import OperationalError
 from django.test import override_settings
 
-from tests.conftest import wait_for
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class RedisServer:
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.proc: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--daemonize", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        wait_for(self.answers, timeout=10)
-
-    def answers(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
-                s.sendall(b"PING\r\n")
-                return s.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-
-
-@pytest.fixture
-def own_redis():
-    if not shutil.which("redis-server"):
-        pytest.skip("needs redis-server")
-    server = RedisServer(free_port())
-    server.start()
-    yield server
-    server.kill()
+from tests.conftest import free_port
 
 
 def test_healthz_answers_without_the_database(client, monkeypatch):

@@ -84,6 +84,16 @@ def test_player_creation_is_limited_per_client_ip(client_ip):
 
 
 @pytest.mark.django_db
+def test_password_logins_are_limited_per_client_ip(client_ip, player_factory):
+    player_factory("Login Target")
+    api = APIClient(REMOTE_ADDR=client_ip)
+    with override_settings(RATE_LIMITS={"logins": "2/hour"}):
+        codes = [api.post("/api/session", {"name": "Login Target", "password": f"guess {i}"}, format="json")
+                 .status_code for i in range(4)]
+    assert codes == [401, 401, 429, 429], codes
+
+
+@pytest.mark.django_db
 def test_asks_are_limited_per_player(player_factory):
     alice, bob = player_factory("Asker A"), player_factory("Asker B")
     with override_settings(RATE_LIMITS={"asks": "3/minute"}):

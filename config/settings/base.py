@@ -147,6 +147,8 @@ RATE_LIMITS = {
     "players": os.environ.get("RATE_LIMIT_PLAYERS", "30/hour"),
     # Asks per player (a whole game is a few dozen asks).
     "asks": os.environ.get("RATE_LIMIT_ASKS", "600/minute"),
+    # Password log-ins per client IP: guessing a password takes many tries.
+    "logins": os.environ.get("RATE_LIMIT_LOGINS", "20/hour"),
 }
 # Bodies of the API are tiny; anything larger is refused before parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024

@@ -5,8 +5,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -14,41 +12,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.conftest import ROOT, wait_for
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class RedisServer:
-    """A throwaway redis-server (keeps nothing on disk, like the machine's own)."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen([shutil.which("redis-server") or "redis-server", "--port", str(self.port),
-                                      "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        import redis
-
-        wait_for(lambda: _pings(redis.Redis(port=self.port, socket_timeout=0.5)), timeout=10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-
-
-def _pings(client) -> bool:
-    try:
-        return client.ping()
-    except Exception:
-        return False
+from tests.conftest import ROOT, free_port
 
 
 class Stack:
@@ -108,14 +72,6 @@ def stack_factory(tmp_path, django_db_setup):
     yield make
     for stack in stacks:
         stack.run("stop")
-
-
-@pytest.fixture
-def own_redis():
-    server = RedisServer(free_port())
-    server.start()
-    yield server
-    server.stop()
 
 
 def play_until_over(client: Client, view: dict, log: list[tuple[str, int]], pause: float = 0.0) -> dict:

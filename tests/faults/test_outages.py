@@ -64,13 +64,13 @@ def index_matches_sql(redis_url: str, challenge_id: int) -> bool:
 
 
 def test_redis_stopped_30s_while_100_players_finish(stack_factory, own_redis):
-    redis_url = f"redis://127.0.0.1:{own_redis.port}/0"
+    redis_url = own_redis.url
     stack = stack_factory(redis_url)
     players = start_players(stack.port, 100, "Redis")
     log: list[tuple[str, int]] = []
     joiner = play_all(players, threads=10, pause=0.08, log=log)
     time.sleep(3)
-    own_redis.stop()
+    own_redis.kill()
     stopped_at = time.monotonic()
     time.sleep(30)
     during = list(log)

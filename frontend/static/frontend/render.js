@@ -2,11 +2,8 @@
 // state; mount() wires DOM events to the handlers given by the entry module.
 /* global gettext, pgettext, interpolate, ngettext */
 
+import { $, SUITS, el, fmt } from "./dom.js";
 import { visibleHistory } from "./state.js";
-
-const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const $ = (root, sel) => root.querySelector(sel);
-const fmt = (text, values) => interpolate(text, values, true);
 
 export function rankLabel(rank) {
   switch (rank) {
@@ -57,18 +54,6 @@ export function historyText(entry) {
   const who = entry.seat === 0 ? gettext("You") : gettext("Opponent");
   const what = entry.given ? gettext("given") : entry.fished ? gettext("went fishing") : gettext("none");
   return fmt(gettext("%(who)s: %(rank)s — %(what)s"), { who, rank: rankLabel(entry.rank), what });
-}
-
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children) if (c) node.append(c);
-  return node;
 }
 
 export function mount(root, handlers) {

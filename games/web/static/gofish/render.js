@@ -1,11 +1,9 @@
 // The only module of the Go Fish page that touches the DOM: render(state) draws
 // everything from the plain state; mount() wires DOM events to the entry module's handlers.
+import { $, SUITS, el, fmt } from "../frontend/dom.js";
 import { handRanks, legalTargets, visibleHistory } from "./state.js";
 
 const { npgettext, pgettext } = window;
-const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const fmt = (text, values) => window.interpolate(text, values, true);
-const $ = (root, sel) => root.querySelector(sel);
 
 // Seat 0 is the player; the simulated opponents have names (not translated).
 const OPPONENTS = ["Ada", "Bo", "Cleo", "Dan", "Eve"];
@@ -88,18 +86,6 @@ export function eventText(e) {
     default:
       return "";
   }
-}
-
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children) if (c) node.append(c);
-  return node;
 }
 
 export function mount(root, handlers) {
