@@ -82,7 +82,7 @@ def leaderboard(request, date: str):
     day = _day_or_404(date)
     challenge = challenge_or_404(day.isoformat())
     try:
-        page = max(1, int(request.GET.get("page", "1")))
+        page = min(max(1, int(request.GET.get("page", "1"))), 10**6)  # beyond: an empty page, not a DB error
     except ValueError:
         page = 1
     data = board.leaderboard_page(challenge_id=challenge.pk, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)

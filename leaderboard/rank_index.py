@@ -120,16 +120,21 @@ def rank_of(challenge_id: int, attempt_id: int) -> int | None:
 
 
 def page(challenge_id: int, offset: int, limit: int) -> tuple[int, list[int]] | None:
-    """(total, result ids in order) or None if Redis is unreachable."""
+    """(total, attempt ids in rank order) in one round trip, or None if the day's index
+    is not ready (never fully built, or Redis restarted empty) or Redis is unreachable."""
     try:
-        pipe = _redis().pipeline(transaction=False)
+        client = _redis()
+        if client is None:
+            return None
+        pipe = client.pipeline(transaction=False)
+        pipe.exists(ready_key(challenge_id))
         pipe.zcard(key(challenge_id))
         pipe.zrange(key(challenge_id), offset, offset + limit - 1)
-        total, members = pipe.execute()
+        ready, total, members = pipe.execute()
     except Exception as exc:
         _failed(exc)
         return None
-    return total, [int(m) for m in members]
+    return (total, [int(m) for m in members]) if ready else None
 
 
 def rebuild(challenge_id: int, rows) -> int:
