@@ -17,3 +17,27 @@ export function el(tag, attrs, ...children) {
   for (const c of children) if (c) node.append(c);
   return node;
 }
+
+const ARROWS = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 };
+
+// Roving focus over a row of buttons (a hand, the seats): the arrows move it by one.
+// Returns the key handler's verdict so a caller can handle other keys (Enter, Space).
+export function onArrows(row, onMove, onOtherKey) {
+  row.addEventListener("keydown", (ev) => {
+    const delta = ARROWS[ev.key];
+    if (delta) {
+      ev.preventDefault();
+      onMove(delta);
+    } else if (onOtherKey) {
+      onOtherKey(ev);
+    }
+  });
+}
+
+// Focus landing on a button of the row (Tab, click) tells the state which one it is.
+export function onFocusIndex(row, selector, onFocus) {
+  row.addEventListener("focusin", (ev) => {
+    const button = ev.target.closest(selector);
+    if (button) onFocus(Number(button.dataset.index));
+  });
+}

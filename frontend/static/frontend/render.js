@@ -2,7 +2,7 @@
 // state; mount() wires DOM events to the handlers given by the entry module.
 /* global gettext, pgettext, interpolate, ngettext */
 
-import { $, SUITS, el, fmt } from "./dom.js";
+import { $, SUITS, el, fmt, onArrows, onFocusIndex } from "./dom.js";
 import { visibleHistory } from "./state.js";
 
 export function rankLabel(rank) {
@@ -68,17 +68,8 @@ export function mount(root, handlers) {
       handlers.onAsk(button.dataset.rank, Number(button.dataset.index));
     }
   });
-  hand.addEventListener("focusin", (ev) => {
-    const button = ev.target.closest("button[data-rank]");
-    if (button) handlers.onFocus(Number(button.dataset.index));
-  });
-  hand.addEventListener("keydown", (ev) => {
-    const delta = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[ev.key];
-    if (delta) {
-      ev.preventDefault();
-      handlers.onMove(delta);
-    }
-  });
+  onFocusIndex(hand, "button[data-rank]", handlers.onFocus);
+  onArrows(hand, handlers.onMove);
   $(root, "#share").addEventListener("click", () => handlers.onShare($(root, "#share-text").textContent));
   $(root, "#again").addEventListener("click", () => handlers.onAgain());
 }

@@ -1,6 +1,6 @@
 // The only module of the Go Fish page that touches the DOM: render(state) draws
 // everything from the plain state; mount() wires DOM events to the entry module's handlers.
-import { $, SUITS, el, fmt } from "../frontend/dom.js";
+import { $, SUITS, el, fmt, onArrows, onFocusIndex } from "../frontend/dom.js";
 import { handRanks, legalTargets, visibleHistory } from "./state.js";
 
 const { npgettext, pgettext } = window;
@@ -104,17 +104,12 @@ export function mount(root, handlers) {
     const button = ev.target.closest("button[data-seat]");
     if (button && button.getAttribute("aria-disabled") !== "true") handlers.onTarget(Number(button.dataset.seat), false);
   });
-  seats.addEventListener("keydown", (ev) => {
-    const delta = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[ev.key];
-    if (delta) {
-      ev.preventDefault();
-      handlers.onMoveTarget(delta);
-    } else if (ev.key === "Enter" || ev.key === " ") {
-      const button = ev.target.closest("button[data-seat]");
-      if (!button) return;
-      ev.preventDefault();  // Enter chooses and goes on to the ranks; no click as well
-      if (button.getAttribute("aria-disabled") !== "true") handlers.onTarget(Number(button.dataset.seat), true);
-    }
+  onArrows(seats, handlers.onMoveTarget, (ev) => {
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    const button = ev.target.closest("button[data-seat]");
+    if (!button) return;
+    ev.preventDefault();  // Enter chooses and goes on to the ranks; no click as well
+    if (button.getAttribute("aria-disabled") !== "true") handlers.onTarget(Number(button.dataset.seat), true);
   });
 
   const hand = $(root, "#gf-hand");
@@ -122,17 +117,8 @@ export function mount(root, handlers) {
     const button = ev.target.closest("button[data-rank]");
     if (button && button.getAttribute("aria-disabled") !== "true") handlers.onAsk(button.dataset.rank);
   });
-  hand.addEventListener("focusin", (ev) => {
-    const button = ev.target.closest("button[data-rank]");
-    if (button) handlers.onFocusRank(Number(button.dataset.index));
-  });
-  hand.addEventListener("keydown", (ev) => {
-    const delta = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[ev.key];
-    if (delta) {
-      ev.preventDefault();
-      handlers.onMoveRank(delta);
-    }
-  });
+  onFocusIndex(hand, "button[data-rank]", handlers.onFocusRank);
+  onArrows(hand, handlers.onMoveRank);
 }
 
 function renderSetup(root, state) {
