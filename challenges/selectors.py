@@ -7,7 +7,6 @@ from django.utils import timezone
 
 from games.registry import engine
 
-from . import days
 from .models import Attempt, DailyChallenge
 
 
@@ -69,7 +68,3 @@ def parse_day(text: str) -> dt.date | None:
         return dt.date.fromisoformat(text)
     except (TypeError, ValueError):
         return None
-
-
-def is_today(day: dt.date) -> bool:
-    return day == days.today()

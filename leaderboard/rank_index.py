@@ -97,7 +97,7 @@ def remove(challenge_id: int, attempt_id: int) -> bool:
         return True
     except Exception as exc:
         _failed(exc)
-        # Readers filter disqualified ids anyway; drop the ready marker on next success.
+        # Readers skip disqualified rows anyway; the entry goes at the day's next rebuild.
         return False
 
 

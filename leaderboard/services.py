@@ -14,14 +14,15 @@ from .models import Result
 log = logging.getLogger(__name__)
 
 
+def day_sort_key(*, opened, score: int, asks: int, finished_at) -> int:
+    """The rank index key; finish time counts in ms since the day opened."""
+    ms = int((finished_at - opened).total_seconds() * 1000)
+    return rank_index.sort_key(score=score, asks=asks, finished_ms=ms)
+
+
 def result_sort_key(result: Result) -> int:
-    opened = days.opens_at(result.challenge.date)
-    ms = int((result.finished_at - opened).total_seconds() * 1000)
-    return rank_index.sort_key(score=result.score, asks=result.asks, finished_ms=ms)
-
-
-def result_record(*, attempt, outcome: dict) -> Result:
-    return results_record(verified=[(attempt, outcome)])[0]
+    return day_sort_key(opened=days.opens_at(result.challenge.date), score=result.score, asks=result.asks,
+                        finished_at=result.finished_at)
 
 
 def results_record(*, verified: list[tuple]) -> list[Result]:
@@ -108,8 +109,7 @@ def rebuild_index(*, challenge_id: int) -> int:
     rows = day_results.values_list("attempt_id", "score", "asks", "finished_at").iterator(chunk_size=20_000)
     count = rank_index.rebuild(
         challenge_id,
-        ((aid, rank_index.sort_key(score=s, asks=a, finished_ms=int((f - opened).total_seconds() * 1000)))
-         for aid, s, a, f in rows),
+        ((aid, day_sort_key(opened=opened, score=s, asks=a, finished_at=f)) for aid, s, a, f in rows),
     )
     late = list(day_results.filter(verified_at__gte=started - dt.timedelta(seconds=5)).values_list("pk", flat=True))
     if late:
