@@ -157,3 +157,35 @@ def own_redis():
     server.start()
     yield server
     server.kill()
+
+
+@pytest.fixture(autouse=True)
+def _database_quiet_before_flush(request):
+    """A transactional test ends by truncating every table. If a worker process (or the
+    stack's) is still inside a transaction on those rows — a re-verify the test handed
+    off, say — the truncate can deadlock with it. Wait, bounded, until no other session
+    of the test database is busy; this teardown runs before the flush."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None or not marker.kwargs.get("transaction") or "postgresql" not in settings.DATABASES[
+            "default"]["ENGINE"]:
+        yield
+        return
+    request.getfixturevalue("transactional_db")  # set up first, so torn down after this
+    yield
+    from django.db import connection
+
+    def quiet() -> bool:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND pid <> pg_backend_pid() AND backend_type = 'client backend' "
+                    "AND state IN ('active', 'idle in transaction')")
+                return cursor.fetchone()[0] == 0
+        except Exception:  # e.g. the test restarted Postgres: nothing to wait for
+            connection.close()
+            return True
+
+    deadline = time.monotonic() + 20
+    while not quiet() and time.monotonic() < deadline:
+        time.sleep(0.05)
