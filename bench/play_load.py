@@ -2,11 +2,25 @@
 HTTP against a running server (gunicorn + Postgres), one ask at a time.
 
     .venv/bin/python -m bench.play_load --url http://127.0.0.1:8001 --players 32 64 128 --seconds 20
+    .venv/bin/python -m bench.play_load --players 64 --rate 550        # players who think
 
 Each simulated player creates itself, starts today's attempt and asks the first rank of
-its hand until the game ends, then starts over as a new player. Reports asks/s and the
-latency of asks (p50/p95/p99). Target (issue 8) at 64 players: >= 500 asks/s, p99 <= 50 ms.
-The client is asyncio with keep-alive connections, so it costs the 2 cores little.
+its hand until the game ends, then starts over as a new player (one ranked game per
+player per day).
+
+Two ways to load the server:
+- closed loop, no think time (default): each player asks again the moment its answer
+  arrives. This finds the throughput ceiling; latency is then all queueing
+  (Little's law: mean latency = players / throughput).
+- ``--rate R``: players think between asks, so that together they offer about R asks/s
+  (each player's asks arrive on a Poisson schedule of rate R/N; a player never has two
+  requests in flight, so if an answer is late it asks as soon as the answer comes).
+  Latency is then what a player waits at that load.
+
+Reports asks/s, ask latency p50/p95/p99/max, the statuses seen, and where the CPU went:
+milliseconds of CPU per ask for the gunicorn processes, Postgres, Redis, the Celery worker
+and this load generator (from /proc, Linux only), and the machine's idle share.
+Target (issue 8) at 64 players: >= 500 asks/s, p99 <= 50 ms.
 """
 from __future__ import annotations
 
@@ -14,8 +28,10 @@ import argparse
 import asyncio
 import itertools
 import json
-import statistics
+import os
+import random
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 _names = itertools.count()
@@ -55,62 +71,152 @@ class Connection:
         return status, json.loads(payload) if payload else None
 
 
-async def player_loop(base, deadline: float, latencies: list[float], counts: dict) -> None:
-    conn = Connection(base.hostname, base.port or 80)
-    while time.monotonic() < deadline:
+class Player:
+    """One simulated player's loop; ``gap`` is the mean time between its asks (0: none)."""
+
+    def __init__(self, base, deadline: float, gap: float, latencies: list[float], counts: dict) -> None:
+        self.base, self.deadline, self.gap = base, deadline, gap
+        self.latencies, self.counts = latencies, counts
+        self.conn = Connection(base.hostname, base.port or 80)
+        # Start somewhere in the first gap, so players do not ask in lockstep.
+        self.next_ask = time.monotonic() + random.random() * gap
+
+    def count(self, key) -> None:
+        self.counts[key] = self.counts.get(key, 0) + 1
+
+    async def run(self) -> None:
+        while time.monotonic() < self.deadline:
+            try:
+                await self.play_one_game()
+            except (OSError, ConnectionError, asyncio.IncompleteReadError):
+                self.count("connection errors")
+                self.conn = Connection(self.base.hostname, self.base.port or 80)
+
+    async def think(self) -> None:
+        if not self.gap:
+            return
+        self.next_ask = max(self.next_ask + random.expovariate(1 / self.gap), time.monotonic())
+        await asyncio.sleep(self.next_ask - time.monotonic())
+
+    async def play_one_game(self) -> None:
+        name = f"load {time.time_ns() % 10**9} {next(_names)}"
+        status, me = await self.conn.request("POST", "/api/players", {"name": name})
+        if status != 201:
+            self.count(f"players {status}")
+            await asyncio.sleep(0.05)
+            return
+        token = me["token"]
+        status, view = await self.conn.request("POST", "/api/challenges/today/attempt", token=token)
+        while view and view.get("status") == "playing" and time.monotonic() < self.deadline:
+            await self.think()
+            t = time.perf_counter()
+            status, new = await self.conn.request("POST", f"/api/attempts/{view['id']}/asks",
+                                                  {"rank": view["hand"][0][:-1], "move": view["move"]}, token=token)
+            self.latencies.append(time.perf_counter() - t)
+            self.count(status)
+            if status != 200:
+                break
+            view = new
+        if view and view.get("status") != "playing":
+            self.count("games")
+
+
+# --- where the CPU went (Linux /proc) ------------------------------------------------
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+GROUPS = (("web", "gunicorn"), ("postgres", "postgres"), ("redis", "redis-server"), ("worker", "celery"))
+
+
+def _group(pid: str) -> str | None:
+    if int(pid) == os.getpid():
+        return "load generator"
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        comm = Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return None
+    for group, needle in GROUPS:
+        if needle in cmdline or comm == needle:
+            return group
+    return None
+
+
+def cpu_snapshot() -> tuple[dict[str, float], float, float]:
+    """(CPU seconds per group, machine busy seconds, machine idle seconds)."""
+    groups: dict[str, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        group = _group(entry.name)
+        if group is None:
+            continue
         try:
-            await play_one_game(conn, deadline, latencies, counts)
-        except (OSError, ConnectionError, asyncio.IncompleteReadError):
-            counts["connection errors"] = counts.get("connection errors", 0) + 1
-            conn = Connection(base.hostname, base.port or 80)
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        groups[group] = groups.get(group, 0.0) + (int(fields[11]) + int(fields[12])) / _TICK
+    cpu = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = (cpu[3] + cpu[4]) / _TICK
+    return groups, sum(cpu) / _TICK - idle, idle
 
 
-async def play_one_game(conn, deadline: float, latencies: list[float], counts: dict) -> None:
-    status, me = await conn.request("POST", "/api/players", {"name": f"load {time.time_ns() % 10**9} {next(_names)}"})
-    if status != 201:
-        counts[f"players {status}"] = counts.get(f"players {status}", 0) + 1
-        await asyncio.sleep(0.05)
-        return
-    token = me["token"]
-    status, view = await conn.request("POST", "/api/challenges/today/attempt", token=token)
-    while view and view.get("status") == "playing" and time.monotonic() < deadline:
-        t = time.perf_counter()
-        status, new = await conn.request("POST", f"/api/attempts/{view['id']}/asks",
-                                         {"rank": view["hand"][0][:-1], "move": view["move"]}, token=token)
-        latencies.append(time.perf_counter() - t)
-        counts[status] = counts.get(status, 0) + 1
-        if status != 200:
-            break
-        view = new
-    counts["games"] = counts.get("games", 0) + (view and view.get("status") != "playing")
+def cpu_per_ask(before, after, asks: int) -> dict:
+    if not asks:
+        return {}
+    (g0, busy0, idle0), (g1, busy1, idle1) = before, after
+    out = {name: (g1.get(name, 0.0) - g0.get(name, 0.0)) * 1000 / asks for name in sorted(set(g0) | set(g1))}
+    out["all"] = (busy1 - busy0) * 1000 / asks
+    out["idle %"] = 100 * (idle1 - idle0) / max(1e-9, (idle1 - idle0) + (busy1 - busy0))
+    return out
 
 
-async def run(url: str, players: int, seconds: float) -> dict:
+async def run(url: str, players: int, seconds: float, rate: float | None = None) -> dict:
     base = urlsplit(url)
     latencies: list[float] = []
     counts: dict = {}
     deadline = time.monotonic() + seconds
+    gap = players / rate if rate else 0.0
+    before = cpu_snapshot()
     start = time.perf_counter()
-    await asyncio.gather(*(player_loop(base, deadline, latencies, counts) for _ in range(players)))
+    await asyncio.gather(*(Player(base, deadline, gap, latencies, counts).run() for _ in range(players)))
     elapsed = time.perf_counter() - start
+    after = cpu_snapshot()
     latencies.sort()
-    q = lambda p: latencies[min(len(latencies) - 1, int(len(latencies) * p))] * 1000  # noqa: E731
-    return {"players": players, "asks": len(latencies), "asks_per_s": len(latencies) / elapsed,
-            "p50": statistics.median(latencies) * 1000 if latencies else 0, "p95": q(0.95), "p99": q(0.99),
-            "statuses": counts}
+
+    def q(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(len(latencies) * p))] * 1000 if latencies else 0.0
+
+    return {"players": players, "rate": rate, "asks": len(latencies), "asks_per_s": len(latencies) / elapsed,
+            "p50": q(0.5), "p95": q(0.95), "p99": q(0.99), "max": latencies[-1] * 1000 if latencies else 0.0,
+            "statuses": counts, "cpu_ms_per_ask": cpu_per_ask(before, after, len(latencies))}
+
+
+def run_loop(coroutine):
+    """uvloop where installed: the generator shares the 2 cores with the server, so the
+    CPU it spends per request is taken from the server (it is reported above)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    return uvloop.run(coroutine)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", default="http://127.0.0.1:8001")
     parser.add_argument("--players", type=int, nargs="+", default=[32, 64, 128])
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--rate", type=float, default=None,
+                        help="asks/s the players offer together (they think between asks); default: no think time")
     args = parser.parse_args()
-    print(f"{'players':>7} | {'asks':>6} | {'asks/s':>7} | {'p50 ms':>6} | {'p95 ms':>6} | {'p99 ms':>6} | statuses")
+    print(f"{'players':>7} | {'offered':>7} | {'asks':>6} | {'asks/s':>6} | {'p50 ms':>6} | {'p95 ms':>6} | "
+          f"{'p99 ms':>6} | {'max ms':>6} | CPU ms per ask | statuses")
     for n in args.players:
-        r = asyncio.run(run(args.url, n, args.seconds))
-        print(f"{n:>7} | {r['asks']:>6} | {r['asks_per_s']:>7.0f} | {r['p50']:>6.1f} | {r['p95']:>6.1f} | "
-              f"{r['p99']:>6.1f} | {r['statuses']}")
+        r = run_loop(run(args.url, n, args.seconds, args.rate))
+        cpu = ", ".join(f"{k} {v:.0f}" if k == "idle %" else f"{k} {v:.2f}" for k, v in r["cpu_ms_per_ask"].items())
+        offered = f"{args.rate:.0f}/s" if args.rate else "max"
+        print(f"{n:>7} | {offered:>7} | {r['asks']:>6} | {r['asks_per_s']:>6.0f} | {r['p50']:>6.1f} | {r['p95']:>6.1f} | "
+              f"{r['p99']:>6.1f} | {r['max']:>6.1f} | {cpu} | {r['statuses']}", flush=True)
 
 
 if __name__ == "__main__":
