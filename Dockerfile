@@ -31,4 +31,4 @@ USER app
 
 ENV DJANGO_SETTINGS_MODULE=config.settings.production
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "2", "--access-logfile", "-"]
+CMD ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi", "--workers", "2"]

@@ -56,7 +56,7 @@ def test_compose_processes(compose):
     web, worker, beat = services["web"], services["worker"], services["beat"]
     web_command = " ".join(web["command"])
     assert "migrate --noinput" in web_command and "ensure_challenges" in web_command
-    assert "exec gunicorn config.wsgi" in web_command
+    assert "exec gunicorn -c config/gunicorn.py config.wsgi" in web_command
     assert web_command.index("migrate") < web_command.index("ensure_challenges") < web_command.index("gunicorn")
     assert worker["command"][:4] == ["celery", "-A", "config", "worker"]
     assert beat["command"][:4] == ["celery", "-A", "config", "beat"]
@@ -91,6 +91,24 @@ def test_dockerfile_builds_the_app_image():
     assert re.search(r"^USER (?!root)", text, re.M), "the image runs as root"
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert ".venv" in ignored and ".env" in ignored
+
+
+def test_gunicorn_workers_freeze_the_loaded_app_out_of_the_garbage_collector():
+    """Every start (image, compose, scripts/stack) uses config/gunicorn.py, whose worker hook
+    freezes what loading the app created: a full collection then does not scan Django."""
+    import gc
+
+    from config import gunicorn as gunicorn_conf
+
+    for path in ("Dockerfile", "docker-compose.yml", "scripts/stack"):
+        assert "config/gunicorn.py" in (ROOT / path).read_text(), path
+    junk = [[i] for i in range(10_000)]  # stands for the app's long-lived objects
+    gc.unfreeze()
+    try:
+        gunicorn_conf.post_worker_init(None)
+        assert gc.get_freeze_count() >= len(junk)
+    finally:
+        gc.unfreeze()
 
 
 def test_requirements_pin_the_swagger_assets():
