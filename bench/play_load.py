@@ -30,6 +30,7 @@ import itertools
 import json
 import os
 import random
+import statistics
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -74,17 +75,21 @@ class Connection:
 class Player:
     """One simulated player's loop; ``gap`` is the mean time between its asks (0: none)."""
 
-    def __init__(self, base, deadline: float, gap: float, latencies: list[float], counts: dict) -> None:
-        self.base, self.deadline, self.gap = base, deadline, gap
+    def __init__(self, base, window: tuple[float, float], gap: float, latencies: list[float], counts: dict) -> None:
+        self.base, self.gap = base, gap
+        self.measure_from, self.deadline = window
         self.latencies, self.counts = latencies, counts
         self.conn = Connection(base.hostname, base.port or 80)
         # Start somewhere in the first gap, so players do not ask in lockstep.
         self.next_ask = time.monotonic() + random.random() * gap
 
     def count(self, key) -> None:
-        self.counts[key] = self.counts.get(key, 0) + 1
+        if time.monotonic() >= self.measure_from:
+            self.counts[key] = self.counts.get(key, 0) + 1
 
-    async def run(self) -> None:
+    async def run(self, warmup: float) -> None:
+        # Players arrive spread over the warm-up, not all in the same millisecond.
+        await asyncio.sleep(random.random() * warmup)
         while time.monotonic() < self.deadline:
             try:
                 await self.play_one_game()
@@ -109,10 +114,11 @@ class Player:
         status, view = await self.conn.request("POST", "/api/challenges/today/attempt", token=token)
         while view and view.get("status") == "playing" and time.monotonic() < self.deadline:
             await self.think()
-            t = time.perf_counter()
+            measured, t = time.monotonic() >= self.measure_from, time.perf_counter()
             status, new = await self.conn.request("POST", f"/api/attempts/{view['id']}/asks",
                                                   {"rank": view["hand"][0][:-1], "move": view["move"]}, token=token)
-            self.latencies.append(time.perf_counter() - t)
+            if measured:
+                self.latencies.append(time.perf_counter() - t)
             self.count(status)
             if status != 200:
                 break
@@ -141,9 +147,9 @@ def _group(pid: str) -> str | None:
     return None
 
 
-def cpu_snapshot() -> tuple[dict[str, float], float, float]:
-    """(CPU seconds per group, machine busy seconds, machine idle seconds)."""
-    groups: dict[str, float] = {}
+def cpu_snapshot() -> tuple[dict[str, tuple[str, float]], float, float]:
+    """({pid: (group, CPU seconds)}, machine busy seconds, machine idle seconds)."""
+    procs: dict[str, tuple[str, float]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -154,33 +160,48 @@ def cpu_snapshot() -> tuple[dict[str, float], float, float]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        groups[group] = groups.get(group, 0.0) + (int(fields[11]) + int(fields[12])) / _TICK
+        procs[entry.name] = (group, (int(fields[11]) + int(fields[12])) / _TICK)
     cpu = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = (cpu[3] + cpu[4]) / _TICK
-    return groups, sum(cpu) / _TICK - idle, idle
+    return procs, sum(cpu) / _TICK - idle, idle
 
 
 def cpu_per_ask(before, after, asks: int) -> dict:
+    """Per group, the CPU its processes used in between (a process that started in between
+    counts whole; one that ended in between, e.g. a Postgres backend whose connection
+    closed, is missed: "all" is the machine's own count)."""
     if not asks:
         return {}
-    (g0, busy0, idle0), (g1, busy1, idle1) = before, after
-    out = {name: (g1.get(name, 0.0) - g0.get(name, 0.0)) * 1000 / asks for name in sorted(set(g0) | set(g1))}
+    (p0, busy0, idle0), (p1, busy1, idle1) = before, after
+    out: dict[str, float] = {}
+    for pid, (group, seconds) in p1.items():
+        start = p0[pid][1] if pid in p0 and p0[pid][0] == group else 0.0
+        out[group] = out.get(group, 0.0) + (seconds - start) * 1000 / asks
+    out = dict(sorted(out.items()))
     out["all"] = (busy1 - busy0) * 1000 / asks
     out["idle %"] = 100 * (idle1 - idle0) / max(1e-9, (idle1 - idle0) + (busy1 - busy0))
     return out
 
 
-async def run(url: str, players: int, seconds: float, rate: float | None = None) -> dict:
+async def run(url: str, players: int, seconds: float, rate: float | None = None, warmup: float = 5.0) -> dict:
+    """Players arrive during ``warmup`` seconds; then ``seconds`` are measured."""
     base = urlsplit(url)
     latencies: list[float] = []
     counts: dict = {}
-    deadline = time.monotonic() + seconds
+    measure_from = time.monotonic() + warmup
+    window = (measure_from, measure_from + seconds)
     gap = players / rate if rate else 0.0
-    before = cpu_snapshot()
-    start = time.perf_counter()
-    await asyncio.gather(*(Player(base, deadline, gap, latencies, counts).run() for _ in range(players)))
-    elapsed = time.perf_counter() - start
-    after = cpu_snapshot()
+    snapshots = []
+
+    async def measure() -> None:
+        await asyncio.sleep(warmup)
+        snapshots.append((cpu_snapshot(), time.perf_counter()))
+        await asyncio.sleep(seconds)
+        snapshots.append((cpu_snapshot(), time.perf_counter()))
+
+    await asyncio.gather(measure(), *(Player(base, window, gap, latencies, counts).run(warmup) for _ in range(players)))
+    (before, start), (after, end) = snapshots
+    elapsed = end - start
     latencies.sort()
 
     def q(p: float) -> float:
@@ -203,20 +224,38 @@ def run_loop(coroutine):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--url", default="http://127.0.0.1:8001")
+    parser.add_argument("--url", nargs="+", default=["http://127.0.0.1:8001"],
+                        help="server(s); several (optionally NAME=URL) are measured in turns, side by side")
     parser.add_argument("--players", type=int, nargs="+", default=[32, 64, 128])
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--rate", type=float, default=None,
                         help="asks/s the players offer together (they think between asks); default: no think time")
+    parser.add_argument("--warmup", type=float, default=5.0,
+                        help="seconds in which the players arrive, before the measured seconds")
+    parser.add_argument("--rounds", type=int, default=1, help="measure each server this many times, in turns")
     args = parser.parse_args()
-    print(f"{'players':>7} | {'offered':>7} | {'asks':>6} | {'asks/s':>6} | {'p50 ms':>6} | {'p95 ms':>6} | "
-          f"{'p99 ms':>6} | {'max ms':>6} | CPU ms per ask | statuses")
+    servers = [tuple(u.split("=", 1)) if "=" in u.split("//")[0] else (u, u) for u in args.url]
+    print(f"{'server':>10} | {'players':>7} | {'offered':>7} | {'asks':>6} | {'asks/s':>6} | {'p50 ms':>6} | "
+          f"{'p95 ms':>6} | {'p99 ms':>6} | {'max ms':>6} | CPU ms per ask | statuses")
+    results: dict[tuple[str, int], list[dict]] = {}
     for n in args.players:
-        r = run_loop(run(args.url, n, args.seconds, args.rate))
-        cpu = ", ".join(f"{k} {v:.0f}" if k == "idle %" else f"{k} {v:.2f}" for k, v in r["cpu_ms_per_ask"].items())
-        offered = f"{args.rate:.0f}/s" if args.rate else "max"
-        print(f"{n:>7} | {offered:>7} | {r['asks']:>6} | {r['asks_per_s']:>6.0f} | {r['p50']:>6.1f} | {r['p95']:>6.1f} | "
-              f"{r['p99']:>6.1f} | {r['max']:>6.1f} | {cpu} | {r['statuses']}", flush=True)
+        for _ in range(args.rounds):
+            for name, url in servers:
+                r = run_loop(run(url, n, args.seconds, args.rate, args.warmup))
+                results.setdefault((name, n), []).append(r)
+                cpu = ", ".join(f"{k} {v:.0f}" if k == "idle %" else f"{k} {v:.2f}"
+                                for k, v in r["cpu_ms_per_ask"].items())
+                offered = f"{args.rate:.0f}/s" if args.rate else "max"
+                print(f"{name[-10:]:>10} | {n:>7} | {offered:>7} | {r['asks']:>6} | {r['asks_per_s']:>6.0f} | "
+                      f"{r['p50']:>6.1f} | {r['p95']:>6.1f} | {r['p99']:>6.1f} | {r['max']:>6.1f} | {cpu} | "
+                      f"{r['statuses']}", flush=True)
+    if args.rounds > 1 or len(servers) > 1:
+        print("\nmedians over the rounds:")
+        for (name, n), runs in results.items():
+            med = {k: statistics.median(r[k] for r in runs) for k in ("asks_per_s", "p50", "p99")}
+            web = statistics.median(r["cpu_ms_per_ask"].get("web", 0.0) for r in runs)
+            print(f"  {name}: {n} players: {med['asks_per_s']:.0f} asks/s, p50 {med['p50']:.1f} ms, "
+                  f"p99 {med['p99']:.1f} ms, web CPU {web:.2f} ms per ask")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,158 @@
+"""CPU of one ask in process (not a test): where an ask's CPU goes without the network,
+gunicorn or other processes competing for the cores.
+
+    .venv/bin/python -m bench.ask_cpu --blocks 8 --asks 300
+
+Calls the WSGI application directly (every middleware, DRF, token auth, the service, the
+JSON) on the `bench` Postgres database, and measures side by side, in interleaved blocks
+(the median block is reported, which keeps a noisy machine's swings out):
+- an ask, the whole request;
+- the same request with the service replaced by a canned answer (framework share);
+- the ask service alone (read, replay, compare-and-set write) and the view it returns;
+- GET /healthz (the smallest request: the floor of any request);
+- a new player and its attempt (POST /api/players + POST .../attempt), per game.
+Uses Redis database 13 for the verification queue of finished games, emptied at the end.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import statistics
+import sys
+import time
+
+from bench.pgdb import PG, ensure_database
+
+os.environ["DATABASE_URL"] = f"{PG}/bench"
+os.environ["REDIS_URL"] = os.environ.get("BENCH_REDIS_ASK", "redis://127.0.0.1:6379/13")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+# One client makes every player and every ask: per-IP and per-player limits would stop it.
+for _limit in ("RATE_LIMIT_PLAYERS", "RATE_LIMIT_ASKS"):
+    os.environ[_limit] = "off"
+
+
+class Client:
+    def __init__(self, app) -> None:
+        self.app = app
+
+    def __call__(self, method: str, path: str, body=None, token: str | None = None):
+        data = json.dumps(body).encode() if body is not None else b""
+        environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "", "SERVER_NAME": "127.0.0.1",
+                   "SERVER_PORT": "8001", "HTTP_HOST": "127.0.0.1", "SERVER_PROTOCOL": "HTTP/1.1",
+                   "REMOTE_ADDR": "127.0.0.1", "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(data),
+                   "wsgi.errors": sys.stderr, "CONTENT_LENGTH": str(len(data)), "CONTENT_TYPE": "application/json"}
+        if token:
+            environ["HTTP_AUTHORIZATION"] = f"Token {token}"
+        status = []
+        response = self.app(environ, lambda s, headers, exc_info=None: status.append(int(s[:3])))
+        payload = b"".join(response)
+        response.close()
+        return status[0], json.loads(payload) if payload else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--blocks", type=int, default=8)
+    parser.add_argument("--asks", type=int, default=300, help="asks per block")
+    args = parser.parse_args()
+
+    ensure_database()
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.core.handlers.wsgi import WSGIHandler
+
+    call_command("migrate", verbosity=0)
+    from challenges import api, services
+    from challenges.models import Player
+    from config.redis_client import redis_client
+
+    client = Client(WSGIHandler())
+    games = {"n": 0, "cpu": 0.0}
+
+    def new_game():
+        t = time.process_time()
+        status, me = client("POST", "/api/players", {"name": f"cpu {time.time_ns() % 10**12}"})
+        assert status == 201, me
+        status, view = client("POST", "/api/challenges/today/attempt", token=me["token"])
+        assert status == 201, view
+        games["cpu"] += time.process_time() - t
+        games["n"] += 1
+        return me, view
+
+    state = {"me": None, "view": {"status": "over"}}
+
+    def next_ask():
+        """(token, attempt id, body) of the next ask, starting a new game when one ends."""
+        if state["view"].get("status") != "playing":
+            state["me"], state["view"] = new_game()
+        view = state["view"]
+        return state["me"], view["id"], {"rank": view["hand"][0][:-1], "move": view["move"]}
+
+    def ask_request():
+        me, attempt_id, body = next_ask()
+        status, state["view"] = client("POST", f"/api/attempts/{attempt_id}/asks", body, me["token"])
+        assert status == 200, state["view"]
+
+    players: dict[int, Player] = {}
+
+    def ask_service():
+        me, attempt_id, body = next_ask()
+        player = players.get(me["id"]) or players.setdefault(me["id"], Player.objects.get(pk=me["id"]))
+        from challenges import selectors
+
+        attempt, game_state, events = services.attempt_ask(attempt_id=attempt_id, player=player, **body)
+        state["view"] = selectors.attempt_view(attempt, game_state, events=events)
+
+    canned = {}
+
+    def ask_framework():
+        me, attempt_id, body = state["me"], canned["id"], {"rank": "A", "move": 0}
+        real, api.services.attempt_ask = api.services.attempt_ask, lambda **kw: canned["answer"]
+        try:
+            status, _ = client("POST", f"/api/attempts/{attempt_id}/asks", body, me["token"])
+        finally:
+            api.services.attempt_ask = real
+        assert status == 200
+
+    def healthz():
+        assert client("GET", "/healthz")[0] == 200
+
+    # Warm up every path (imports, caches, connections), and make the canned answer.
+    for _ in range(100):
+        ask_request()
+    me, attempt_id, body = next_ask()
+    player = Player.objects.get(pk=me["id"])
+    canned["id"] = attempt_id
+    canned["answer"] = services.attempt_ask(attempt_id=attempt_id, player=player, **body)
+    state["view"] = {"status": "over"}
+
+    subjects = {"ask, whole request": ask_request, "ask, service replaced (framework)": ask_framework,
+                "ask service + view, no HTTP": ask_service, "GET /healthz": healthz}
+    blocks: dict[str, list[float]] = {name: [] for name in subjects}
+    games["n"], games["cpu"] = 0, 0.0
+    for _ in range(args.blocks):
+        for name, fn in subjects.items():
+            t, creating = time.process_time(), games["cpu"]
+            for _ in range(args.asks):
+                fn()
+            # A game that ended mid-block started a new one: that is counted per game below.
+            blocks[name].append((time.process_time() - t - (games["cpu"] - creating)) / args.asks)
+    per_game = games["cpu"] / max(1, games["n"])
+
+    print(f"CPU per request, median of {args.blocks} interleaved blocks of {args.asks} (ms):")
+    for name, values in blocks.items():
+        print(f"  {name:<36} {statistics.median(values) * 1000:7.3f}   "
+              f"(blocks {min(values) * 1000:.3f} .. {max(values) * 1000:.3f})")
+    print(f"  {'new player + attempt, per game':<36} {per_game * 1000:7.3f}   ({games['n']} games)")
+    client_redis = redis_client()
+    if client_redis is not None:
+        client_redis.flushdb()
+
+
+if __name__ == "__main__":
+    main()
