@@ -68,6 +68,13 @@ def test_stack_starts_serves_verifies_and_stops(stack):
                      ["status"] == "verified" and v, timeout=30, interval=0.2)
     assert final["result"]["score"] == final["outcome"]["score"]
 
+    # The play-path benchmark's players play against it (briefly; its numbers are no test).
+    from bench.play_load import run, run_loop
+
+    load = run_loop(run(f"http://127.0.0.1:{stack.port}", players=2, seconds=2, rate=30, warmup=0.5))
+    assert load["asks"] > 10 and set(load["statuses"]) <= {200, "games"}, load["statuses"]
+    assert load["cpu_ms_per_ask"]["web"] > 0 and load["p50"] <= load["p99"] <= load["max"]
+
     status = stack("status")
     assert status.returncode == 0 and f"web answers on http://127.0.0.1:{stack.port}" in status.stdout
     pids = [int((stack.run_dir / f"{name}.pid").read_text()) for name in ("web", "worker", "beat")]
