@@ -71,7 +71,12 @@ def test_stack_starts_serves_verifies_and_stops(stack):
     # The play-path benchmark's players play against it (briefly; its numbers are no test).
     from bench.play_load import run, run_loop
 
-    load = run_loop(run(f"http://127.0.0.1:{stack.port}", players=2, seconds=2, rate=30, warmup=0.5))
+    from concurrent.futures import ThreadPoolExecutor
+
+    # Its own thread: a browser test earlier in the session may leave this thread's loop running.
+    with ThreadPoolExecutor(1) as pool:
+        load = pool.submit(run_loop, run(f"http://127.0.0.1:{stack.port}", players=2, seconds=2, rate=30,
+                                         warmup=0.5)).result(timeout=60)
     assert load["asks"] > 10 and set(load["statuses"]) <= {200, "games"}, load["statuses"]
     assert load["cpu_ms_per_ask"]["web"] > 0 and load["p50"] <= load["p99"] <= load["max"]
 
