@@ -5,12 +5,19 @@ renders through them — and the annotations on the views point here.
 """
 from __future__ import annotations
 
+from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiViewExtension
 from drf_spectacular.utils import (OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema,
                                   inline_serializer)
 from rest_framework import serializers
 
 # --- authentication ----------------------------------------------------------------
+
+
+class PlayerSessionScheme(SessionScheme):
+    """The browser's session cookie: DRF's session scheme (remembered per process, same wire)."""
+
+    target_class = "challenges.auth.PlayerSessionAuthentication"
 
 
 class PlayerTokenScheme(OpenApiAuthenticationExtension):

@@ -271,3 +271,47 @@ def test_a_tampered_attempt_is_rejected_with_the_reason():
     assert attempt.status == "rejected"
     assert attempt.reject_reason.startswith("extra_moves at ask")
     assert not Result.objects.filter(attempt=attempt).exists()
+
+
+@pytest.mark.django_db
+def test_a_browser_ask_costs_only_the_asks_own_statements_and_still_checks_csrf(django_assert_num_queries):
+    """Browsers play with the session cookie. Once a process knows the session's player, an
+    ask is the ask's two statements (not also session, user and player reads), and a POST
+    without the CSRF header is refused all the same."""
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    created = browser.post("/api/players", {"name": "Cookie player"}, content_type="application/json")
+    assert created.status_code == 201
+    csrf = {"HTTP_X_CSRFTOKEN": browser.cookies["csrftoken"].value}
+    view = browser.post("/api/challenges/today/attempt", content_type="application/json", **csrf).json()
+    with django_assert_num_queries(2):
+        response = browser.post(f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": 0},
+                                content_type="application/json", **csrf)
+    assert response.status_code == 200 and response.json()["move"] == 1
+    assert "Cookie" in response.headers.get("Vary", "")
+
+    view = response.json()
+    forged = browser.post(f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": 1},
+                          content_type="application/json")
+    assert forged.status_code == 403 and "CSRF" in forged.json()["detail"]
+    assert len(Attempt.objects.get(pk=view["id"]).moves) == 1  # the forged ask changed nothing
+
+
+@pytest.mark.django_db
+def test_logging_in_as_another_player_forgets_the_old_session():
+    """Two players in one browser: after logging in as the second, the first's old cookie is
+    not taken for either of them (its session is gone)."""
+    from django.test import Client
+
+    first = Client()
+    assert first.post("/api/players", {"name": "First one"}, content_type="application/json").status_code == 201
+    assert first.get("/api/players/me").json()["name"] == "First one"  # its session is now remembered
+    old_cookie = first.cookies["sessionid"].value
+    second = first.post("/api/players", {"name": "Second one"}, content_type="application/json")
+    assert second.status_code == 201
+    assert first.get("/api/players/me").json()["name"] == "Second one"
+
+    replay = Client()
+    replay.cookies["sessionid"] = old_cookie
+    assert replay.get("/api/players/me").status_code == 401

@@ -112,7 +112,7 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "challenges.auth.PlayerTokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "challenges.auth.PlayerSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
