@@ -6,7 +6,9 @@ HTTP against a running server (gunicorn + Postgres), one ask at a time.
 
 Each simulated player creates itself, starts today's attempt and asks the first rank of
 its hand until the game ends, then starts over as a new player (one ranked game per
-player per day).
+player per day). By default players are browsers: they keep the session cookie the signup
+sets and send the CSRF header, as the site's pages do; ``--auth token`` makes them API
+clients sending their token instead.
 
 Two ways to load the server:
 - closed loop, no think time (default): each player asks again the moment its answer
@@ -43,7 +45,10 @@ class Connection:
         self.host, self.port = host, port
         self.reader = self.writer = None
 
-    async def request(self, method: str, path: str, body: dict | None = None, token: str | None = None):
+    async def request(self, method: str, path: str, body: dict | None = None, token: str | None = None,
+                      cookies: dict | None = None):
+        """One request; with ``cookies`` it behaves as a browser: sends them (and the CSRF
+        header), and keeps what Set-Cookie says in that dict."""
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         data = json.dumps(body).encode() if body is not None else b""
@@ -51,6 +56,10 @@ class Connection:
                    f"Content-Length: {len(data)}", "Connection: keep-alive"]
         if token:
             headers.append(f"Authorization: Token {token}")
+        if cookies:
+            headers.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in cookies.items()))
+            if "csrftoken" in cookies:
+                headers.append(f"X-CSRFToken: {cookies['csrftoken']}")
         self.writer.write(("\r\n".join(headers) + "\r\n\r\n").encode() + data)
         await self.writer.drain()
         status_line = await self.reader.readline()
@@ -65,6 +74,9 @@ class Connection:
                 length = int(value)
             elif name.lower() == "connection" and "close" in value.lower():
                 close = True
+            elif name.lower() == "set-cookie" and cookies is not None:
+                cookie_name, _, cookie_value = value.strip().split(";", 1)[0].partition("=")
+                cookies[cookie_name] = cookie_value
         payload = await self.reader.readexactly(length) if length else b""
         if close:
             self.writer.close()
@@ -75,8 +87,9 @@ class Connection:
 class Player:
     """One simulated player's loop; ``gap`` is the mean time between its asks (0: none)."""
 
-    def __init__(self, base, window: tuple[float, float], gap: float, latencies: list[float], counts: dict) -> None:
-        self.base, self.gap = base, gap
+    def __init__(self, base, window: tuple[float, float], gap: float, latencies: list[float], counts: dict,
+                 auth: str = "session") -> None:
+        self.base, self.gap, self.auth = base, gap, auth
         self.measure_from, self.deadline = window
         self.latencies, self.counts = latencies, counts
         self.conn = Connection(base.hostname, base.port or 80)
@@ -105,18 +118,20 @@ class Player:
 
     async def play_one_game(self) -> None:
         name = f"load {time.time_ns() % 10**9} {next(_names)}"
-        status, me = await self.conn.request("POST", "/api/players", {"name": name})
+        cookies: dict = {}
+        status, me = await self.conn.request("POST", "/api/players", {"name": name}, cookies=cookies)
         if status != 201:
             self.count(f"players {status}")
             await asyncio.sleep(0.05)
             return
-        token = me["token"]
-        status, view = await self.conn.request("POST", "/api/challenges/today/attempt", token=token)
+        # A browser keeps the session cookie the signup set; an API client sends the token.
+        auth = {"cookies": cookies} if self.auth == "session" else {"token": me["token"]}
+        status, view = await self.conn.request("POST", "/api/challenges/today/attempt", **auth)
         while view and view.get("status") == "playing" and time.monotonic() < self.deadline:
             await self.think()
             measured, t = time.monotonic() >= self.measure_from, time.perf_counter()
             status, new = await self.conn.request("POST", f"/api/attempts/{view['id']}/asks",
-                                                  {"rank": view["hand"][0][:-1], "move": view["move"]}, token=token)
+                                                  {"rank": view["hand"][0][:-1], "move": view["move"]}, **auth)
             if measured:
                 self.latencies.append(time.perf_counter() - t)
             self.count(status)
@@ -183,7 +198,8 @@ def cpu_per_ask(before, after, asks: int) -> dict:
     return out
 
 
-async def run(url: str, players: int, seconds: float, rate: float | None = None, warmup: float = 5.0) -> dict:
+async def run(url: str, players: int, seconds: float, rate: float | None = None, warmup: float = 5.0,
+              auth: str = "session") -> dict:
     """Players arrive during ``warmup`` seconds; then ``seconds`` are measured."""
     base = urlsplit(url)
     latencies: list[float] = []
@@ -199,7 +215,8 @@ async def run(url: str, players: int, seconds: float, rate: float | None = None,
         await asyncio.sleep(seconds)
         snapshots.append((cpu_snapshot(), time.perf_counter()))
 
-    await asyncio.gather(measure(), *(Player(base, window, gap, latencies, counts).run(warmup) for _ in range(players)))
+    await asyncio.gather(measure(), *(Player(base, window, gap, latencies, counts, auth).run(warmup)
+                                      for _ in range(players)))
     (before, start), (after, end) = snapshots
     elapsed = end - start
     latencies.sort()
@@ -233,6 +250,8 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0,
                         help="seconds in which the players arrive, before the measured seconds")
     parser.add_argument("--rounds", type=int, default=1, help="measure each server this many times, in turns")
+    parser.add_argument("--auth", choices=("session", "token"), default="session",
+                        help="players as browsers (session cookie + CSRF header) or as API clients (token)")
     args = parser.parse_args()
     servers = [tuple(u.split("=", 1)) if "=" in u.split("//")[0] else (u, u) for u in args.url]
     print(f"{'server':>10} | {'players':>7} | {'offered':>7} | {'asks':>6} | {'asks/s':>6} | {'p50 ms':>6} | "
@@ -241,7 +260,7 @@ def main() -> None:
     for n in args.players:
         for _ in range(args.rounds):
             for name, url in servers:
-                r = run_loop(run(url, n, args.seconds, args.rate, args.warmup))
+                r = run_loop(run(url, n, args.seconds, args.rate, args.warmup, args.auth))
                 results.setdefault((name, n), []).append(r)
                 cpu = ", ".join(f"{k} {v:.0f}" if k == "idle %" else f"{k} {v:.2f}"
                                 for k, v in r["cpu_ms_per_ask"].items())
