@@ -67,7 +67,7 @@ def main() -> None:
     from django.core.handlers.wsgi import WSGIHandler
 
     call_command("migrate", verbosity=0)
-    from challenges import api, services
+    from challenges import api, selectors, services
     from challenges.models import Player
     from config.redis_client import redis_client
 
@@ -103,8 +103,6 @@ def main() -> None:
     def ask_service():
         me, attempt_id, body = next_ask()
         player = players.get(me["id"]) or players.setdefault(me["id"], Player.objects.get(pk=me["id"]))
-        from challenges import selectors
-
         attempt, game_state, events = services.attempt_ask(attempt_id=attempt_id, player=player, **body)
         state["view"] = selectors.attempt_view(attempt, game_state, events=events)
 

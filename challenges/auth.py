@@ -96,7 +96,7 @@ def current_player(request) -> Player | None:
     if user is None or not user.is_authenticated:
         return None
     try:
-        # Cached when the token authenticated the request (select_related from the player).
+        # No query when a token or a remembered session authenticated the request.
         return user.player
     except Player.DoesNotExist:
         return None

@@ -57,12 +57,18 @@ class WindowThrottle(BaseThrottle):
             return True
         if count <= allowed:
             return True
+        if seconds_left is None:
+            try:
+                opened = cache.get(f"{key}:opened")
+            except Exception:
+                opened = None
+            seconds_left = int((opened or time.time()) + period - time.time()) + 1
         self.retry_after = max(1, seconds_left)
         return False
 
     @staticmethod
-    def _bump(key: str, period: int) -> tuple[int, int]:
-        """(requests in the current window, seconds until it closes)."""
+    def _bump(key: str, period: int) -> tuple[int, int | None]:
+        """(requests in the current window, seconds until it closes if known for free)."""
         store = settings.CACHES["default"]
         if "RedisCache" in store["BACKEND"]:  # the cache's Redis, one atomic round trip
             count, ttl = _window_script(store["LOCATION"])(keys=[cache.make_key(key)], args=[period])
@@ -72,12 +78,10 @@ class WindowThrottle(BaseThrottle):
             if cache.add(key, 0, timeout=period):
                 cache.set(f"{key}:opened", time.time(), timeout=period)
             try:
-                count = cache.incr(key)
+                return cache.incr(key), None
             except ValueError:  # the window expired between add and incr: open a new one
                 continue
-            opened = cache.get(f"{key}:opened") or time.time()
-            return count, int(opened + period - time.time()) + 1
-        return 1, period
+        return 1, None
 
     def wait(self) -> float | None:
         return self.retry_after
