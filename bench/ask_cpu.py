@@ -10,7 +10,10 @@ JSON) on the `bench` Postgres database, and measures side by side, in interleave
 - the same request with the service replaced by a canned answer (framework share);
 - the ask service alone (read, replay, compare-and-set write) and the view it returns;
 - GET /healthz (the smallest request: the floor of any request);
-- a new player and its attempt (POST /api/players + POST .../attempt), per game.
+- a new player and its attempt (POST /api/players + POST .../attempt), per game;
+- a browser's ask (session cookie + CSRF header): its session already known to this
+  process; new to this process but noted in Redis by another; new and not noted (the
+  session, user and player read from the database).
 Uses Redis database 13 for the verification queue of finished games, emptied at the end.
 """
 from __future__ import annotations
@@ -38,7 +41,8 @@ class Client:
     def __init__(self, app) -> None:
         self.app = app
 
-    def __call__(self, method: str, path: str, body=None, token: str | None = None):
+    def __call__(self, method: str, path: str, body=None, token: str | None = None, cookies: dict | None = None):
+        """With ``cookies`` it is a browser: sends them and the CSRF header, keeps Set-Cookie."""
         data = json.dumps(body).encode() if body is not None else b""
         environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "", "SERVER_NAME": "127.0.0.1",
                    "SERVER_PORT": "8001", "HTTP_HOST": "127.0.0.1", "SERVER_PROTOCOL": "HTTP/1.1",
@@ -46,8 +50,19 @@ class Client:
                    "wsgi.errors": sys.stderr, "CONTENT_LENGTH": str(len(data)), "CONTENT_TYPE": "application/json"}
         if token:
             environ["HTTP_AUTHORIZATION"] = f"Token {token}"
+        if cookies:
+            environ["HTTP_COOKIE"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+            environ["HTTP_X_CSRFTOKEN"] = cookies.get("csrftoken", "")
         status = []
-        response = self.app(environ, lambda s, headers, exc_info=None: status.append(int(s[:3])))
+
+        def start_response(line, headers, exc_info=None):
+            status.append(int(line[:3]))
+            for name, value in headers:
+                if cookies is not None and name.lower() == "set-cookie":
+                    key, _, rest = value.strip().partition("=")
+                    cookies[key] = rest.split(";", 1)[0]
+
+        response = self.app(environ, start_response)
         payload = b"".join(response)
         response.close()
         return status[0], json.loads(payload) if payload else None
@@ -67,7 +82,7 @@ def main() -> None:
     from django.core.handlers.wsgi import WSGIHandler
 
     call_command("migrate", verbosity=0)
-    from challenges import api, selectors, services
+    from challenges import api, auth, selectors, services
     from challenges.models import Player
     from config.redis_client import redis_client
 
@@ -117,6 +132,31 @@ def main() -> None:
             api.services.attempt_ask = real
         assert status == 200
 
+    browser = {"cookies": None, "view": {"status": "over"}}
+
+    def browser_ask(known_here=True, noted=True):
+        if browser["view"].get("status") != "playing":
+            t = time.process_time()
+            browser["cookies"] = {}
+            status, _ = client("POST", "/api/players", {"name": f"cpu b {time.time_ns() % 10**12}"},
+                               cookies=browser["cookies"])
+            assert status == 201
+            status, browser["view"] = client("POST", "/api/challenges/today/attempt", cookies=browser["cookies"])
+            assert status == 201, browser["view"]
+            games["cpu"] += time.process_time() - t
+            games["n"] += 1
+        view = browser["view"]
+        if not known_here:  # as if this request reached another web process
+            auth._SESSION_CACHE.pop(browser["cookies"]["sessionid"], None)
+        shared, auth._shared = auth._shared, (auth._shared if noted else (lambda *a: None))
+        try:
+            status, browser["view"] = client("POST", f"/api/attempts/{view['id']}/asks",
+                                              {"rank": view["hand"][0][:-1], "move": view["move"]},
+                                              cookies=browser["cookies"])
+        finally:
+            auth._shared = shared
+        assert status == 200, browser["view"]
+
     def healthz():
         assert client("GET", "/healthz")[0] == 200
 
@@ -130,7 +170,10 @@ def main() -> None:
     state["view"] = {"status": "over"}
 
     subjects = {"ask, whole request": ask_request, "ask, service replaced (framework)": ask_framework,
-                "ask service + view, no HTTP": ask_service, "GET /healthz": healthz}
+                "ask service + view, no HTTP": ask_service, "GET /healthz": healthz,
+                "browser ask, session known here": browser_ask,
+                "browser ask, new here, noted": lambda: browser_ask(known_here=False),
+                "browser ask, new here, not noted": lambda: browser_ask(known_here=False, noted=False)}
     blocks: dict[str, list[float]] = {name: [] for name in subjects}
     games["n"], games["cpu"] = 0, 0.0
     for _ in range(args.blocks):

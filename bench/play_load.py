@@ -145,7 +145,7 @@ class Player:
 # --- where the CPU went (Linux /proc) ------------------------------------------------
 
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-GROUPS = (("web", "gunicorn"), ("postgres", "postgres"), ("redis", "redis-server"), ("worker", "celery"))
+GROUPS = (("web", "gunicorn"), ("web", "granian"), ("postgres", "postgres"), ("redis", "redis-server"), ("worker", "celery"))
 
 
 def _group(pid: str) -> str | None:

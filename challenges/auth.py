@@ -1,7 +1,10 @@
+import hashlib
 import time
 
 from django.conf import settings
 from rest_framework import authentication, exceptions
+
+from config.redis_client import redis_client
 
 from .models import Player
 
@@ -12,17 +15,65 @@ from .models import Player
 _TTL = 30.0
 _TOKEN_CACHE: dict[str, tuple[Player, float]] = {}  # token hash -> (player, expiry)
 _SESSION_CACHE: dict[str, tuple[Player, float]] = {}  # session key -> (player, expiry)
+# A player's requests land on any of the web processes, so each process would pay the
+# three statements once per player: a session checked by one process is also noted in
+# Redis (which player, until when; no secret, the key is hashed) for the others, who then
+# load the player in one statement. Expiry is wall-clock time, shared by all processes.
+_SHARED_PREFIX = "auth:session:"
 
 
 def _recall(cache: dict, key: str) -> Player | None:
     hit = cache.get(key)
-    return hit[0] if hit is not None and hit[1] > time.monotonic() else None
+    return hit[0] if hit is not None and hit[1] > time.time() else None
 
 
-def _remember(cache: dict, key: str, player: Player) -> None:
+def _remember(cache: dict, key: str, player: Player, expires: float | None = None) -> None:
     if len(cache) > 10_000:
         cache.clear()
-    cache[key] = (player, time.monotonic() + _TTL)
+    cache[key] = (player, expires or time.time() + _TTL)
+
+
+def _shared_key(session_key: str) -> str:
+    return _SHARED_PREFIX + hashlib.sha256(session_key.encode()).hexdigest()
+
+
+def _shared(operation, *args):
+    """A Redis call whose failure only costs the statements it would have saved."""
+    import redis
+
+    client = redis_client()
+    if client is None:
+        return None
+    try:
+        return getattr(client, operation)(*args)
+    except redis.RedisError:
+        return None
+
+
+def remember_session(key: str, player: Player) -> None:
+    expires = time.time() + _TTL
+    _remember(_SESSION_CACHE, key, player, expires)
+    _shared("set", _shared_key(key), f"{player.pk}:{player.user_id}:{expires:.3f}", int(_TTL) + 1)
+
+
+def recall_session(key: str) -> Player | None:
+    player = _recall(_SESSION_CACHE, key)
+    if player is not None:
+        return player
+    noted = _shared("get", _shared_key(key))
+    if not noted:
+        return None
+    try:
+        player_id, user_id, expires = noted.decode().split(":")
+        player_id, user_id, expires = int(player_id), int(user_id), float(expires)
+    except ValueError:
+        return None
+    if expires <= time.time():
+        return None
+    player = Player.objects.select_related("user").filter(pk=player_id, user_id=user_id).first()
+    if player is not None:
+        _remember(_SESSION_CACHE, key, player, expires)
+    return player
 
 
 def player_for_token(token: str) -> Player | None:
@@ -68,7 +119,7 @@ class PlayerSessionAuthentication(authentication.SessionAuthentication):
     def authenticate(self, request):
         django_request = request._request
         key = django_request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-        player = _recall(_SESSION_CACHE, key) if key else None
+        player = recall_session(key) if key else None
         if player is not None and player.user.is_active:
             self.enforce_csrf(request)
             django_request.user = player.user
@@ -78,17 +129,29 @@ class PlayerSessionAuthentication(authentication.SessionAuthentication):
         found = super().authenticate(request)
         if found is not None and key:
             try:
-                _remember(_SESSION_CACHE, key, found[0].player)
+                remember_session(key, found[0].player)
             except Player.DoesNotExist:  # staff without a player: nothing to remember
                 pass
         return found
 
 
 def forget_session(sender, request, **kwargs) -> None:
-    """A log-in replaces the session: the key it came with no longer names this player."""
+    """A log-in or log-out ends the session the request came with: its key no longer names
+    this player (other processes' own copies lapse within the TTL)."""
     key = request.COOKIES.get(settings.SESSION_COOKIE_NAME) if request is not None else None
     if key:
         _SESSION_CACHE.pop(key, None)
+        _shared("delete", _shared_key(key))
+
+
+def remember_login(sender, request, user, **kwargs) -> None:
+    """The session a log-in just made is this player's: noted now, the player's next
+    requests skip the session, user and player reads in every process."""
+    forget_session(sender, request)
+    key = request.session.session_key if request is not None else None
+    player = getattr(user, "player", None) if key else None
+    if isinstance(player, Player):
+        remember_session(key, player)
 
 
 def current_player(request) -> Player | None:

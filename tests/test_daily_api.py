@@ -298,10 +298,44 @@ def test_a_browser_ask_costs_only_the_asks_own_statements_and_still_checks_csrf(
     assert len(Attempt.objects.get(pk=view["id"]).moves) == 1  # the forged ask changed nothing
 
 
+def _browser_with_attempt(name):
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    assert browser.post("/api/players", {"name": name}, content_type="application/json").status_code == 201
+    csrf = {"HTTP_X_CSRFTOKEN": browser.cookies["csrftoken"].value}
+    view = browser.post("/api/challenges/today/attempt", content_type="application/json", **csrf).json()
+    return browser, csrf, view
+
+
+def _ask(browser, csrf, view):
+    return browser.post(f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": view["move"]},
+                        content_type="application/json", **csrf)
+
+
+@pytest.mark.django_db
+def test_a_session_checked_by_one_web_process_costs_the_others_one_statement(django_assert_num_queries):
+    """A player's requests land on any web process. The first process to check a session
+    notes it in Redis; another process (here: this one with its own memory emptied) then
+    loads the player in one statement instead of reading session, user and player."""
+    from django.conf import settings
+
+    from challenges import auth
+
+    if not settings.REDIS_URL:
+        pytest.skip("the note is shared through Redis (REDIS_URL)")
+    browser, csrf, view = _browser_with_attempt("Roaming player")
+    auth._SESSION_CACHE.clear()  # as if the next request reached another process
+    with django_assert_num_queries(3):  # the player, then the ask's own two
+        response = _ask(browser, csrf, view)
+    assert response.status_code == 200 and response.json()["move"] == 1
+
+
 @pytest.mark.django_db
 def test_logging_in_as_another_player_forgets_the_old_session():
     """Two players in one browser: after logging in as the second, the first's old cookie is
-    not taken for either of them (its session is gone)."""
+    not taken for either of them (its session is gone, and so is the note other web
+    processes would have read)."""
     from django.test import Client
 
     first = Client()

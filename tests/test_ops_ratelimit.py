@@ -57,6 +57,16 @@ def test_parse_rate():
         parse_rate("3/fortnight")
 
 
+def test_a_mistyped_limit_stops_the_process_at_start_not_every_ask():
+    """RATE_LIMIT_ASKS=on is not a rate: the process refuses to start and names the setting
+    (otherwise every ask would be a 500)."""
+    env = {**os.environ, "RATE_LIMIT_ASKS": "on", "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+    done = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode != 0
+    assert "RATE_LIMIT_ASKS" in done.stderr and "N/minute" in done.stderr
+
+
 def test_the_limits_are_generous_by_default_and_off_in_tests():
     from config.settings import base
 
