@@ -249,7 +249,8 @@ def main() -> None:
                         help="asks/s the players offer together (they think between asks); default: no think time")
     parser.add_argument("--warmup", type=float, default=5.0,
                         help="seconds in which the players arrive, before the measured seconds")
-    parser.add_argument("--rounds", type=int, default=1, help="measure each server this many times, in turns")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="measure each server this many times, in turns (order reversed every other round)")
     parser.add_argument("--auth", choices=("session", "token"), default="session",
                         help="players as browsers (session cookie + CSRF header) or as API clients (token)")
     args = parser.parse_args()
@@ -258,8 +259,10 @@ def main() -> None:
           f"{'p95 ms':>6} | {'p99 ms':>6} | {'max ms':>6} | CPU ms per ask | statuses")
     results: dict[tuple[str, int], list[dict]] = {}
     for n in args.players:
-        for _ in range(args.rounds):
-            for name, url in servers:
+        for round_ in range(args.rounds):
+            # A, B, then B, A: a machine that speeds up or slows down during the run does
+            # not favour whichever server always goes second.
+            for name, url in (servers if round_ % 2 == 0 else servers[::-1]):
                 r = run_loop(run(url, n, args.seconds, args.rate, args.warmup, args.auth))
                 results.setdefault((name, n), []).append(r)
                 cpu = ", ".join(f"{k} {v:.0f}" if k == "idle %" else f"{k} {v:.2f}"
@@ -273,8 +276,15 @@ def main() -> None:
         for (name, n), runs in results.items():
             med = {k: statistics.median(r[k] for r in runs) for k in ("asks_per_s", "p50", "p99")}
             web = statistics.median(r["cpu_ms_per_ask"].get("web", 0.0) for r in runs)
+            ratio = ""
+            first = results[(servers[0][0], n)]
+            if name != servers[0][0]:
+                # Each round's pair was measured minutes apart at most: the ratio of the pair
+                # is steadier than the ratio of medians on a machine whose speed drifts.
+                pairs = [r["asks_per_s"] / f["asks_per_s"] for r, f in zip(runs, first) if f["asks_per_s"]]
+                ratio = f", asks/s x{statistics.median(pairs):.2f} of {servers[0][0]} (median of {len(pairs)} rounds)"
             print(f"  {name}: {n} players: {med['asks_per_s']:.0f} asks/s, p50 {med['p50']:.1f} ms, "
-                  f"p99 {med['p99']:.1f} ms, web CPU {web:.2f} ms per ask")
+                  f"p99 {med['p99']:.1f} ms, web CPU {web:.2f} ms per ask{ratio}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 import hashlib
 import time
+from functools import lru_cache
 
 from django.conf import settings
+from django.db import connection
 from rest_framework import authentication, exceptions
 
 from config.redis_client import redis_client
@@ -56,6 +58,50 @@ def remember_session(key: str, player: Player) -> None:
     _shared("set", _shared_key(key), f"{player.pk}:{player.user_id}:{expires:.3f}", int(_TTL) + 1)
 
 
+@lru_cache(maxsize=1)
+def _player_query():
+    """The player and its user in one plain statement, and how to turn the row into them:
+    the ORM's query building cost more than the query itself (bench/ask_cpu.py)."""
+    from django.contrib.auth import get_user_model
+
+    user_model = get_user_model()
+    players, users = Player._meta, user_model._meta
+    columns = [f"p.{connection.ops.quote_name(f.column)}" for f in players.concrete_fields]
+    columns += [f"u.{connection.ops.quote_name(f.column)}" for f in users.concrete_fields]
+    sql = (f"SELECT {', '.join(columns)} FROM {players.db_table} p JOIN {users.db_table} u ON u.id = p.user_id"
+           f" WHERE p.id = %s AND p.user_id = %s")
+
+    def shape(model):
+        fields = model._meta.concrete_fields
+        cols = [field.get_col(model._meta.db_table) for field in fields]
+        converters = [connection.ops.get_db_converters(col) + col.get_db_converters(connection) for col in cols]
+        return model, [f.attname for f in fields], list(zip(cols, converters))
+
+    return sql, shape(Player), shape(user_model)
+
+
+def _load_player(player_id: int, user_id: int) -> Player | None:
+    sql, (player_model, player_names, player_fields), (user_model, user_names, user_fields) = _player_query()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [player_id, user_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+
+    def build(model, names, fields, values):
+        converted = []
+        for (col, converters), value in zip(fields, values):
+            for convert in converters:
+                value = convert(value, col, connection)
+            converted.append(value)
+        return model.from_db(connection.alias, names, converted)
+
+    split = len(player_fields)
+    player = build(player_model, player_names, player_fields, row[:split])
+    player.user = build(user_model, user_names, user_fields, row[split:])
+    return player
+
+
 def recall_session(key: str) -> Player | None:
     player = _recall(_SESSION_CACHE, key)
     if player is not None:
@@ -70,7 +116,7 @@ def recall_session(key: str) -> Player | None:
         return None
     if expires <= time.time():
         return None
-    player = Player.objects.select_related("user").filter(pk=player_id, user_id=user_id).first()
+    player = _load_player(player_id, user_id)
     if player is not None:
         _remember(_SESSION_CACHE, key, player, expires)
     return player

@@ -16,6 +16,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from rest_framework import status
 
+from config.db import one_statement
 from config.errors import ApiError
 from config.redis_client import redis_client
 from games.base import GameError, ReplayError
@@ -135,7 +136,7 @@ def attempt_start(*, player: Player, challenge: DailyChallenge) -> tuple[Attempt
     if existing:
         return existing, False
     try:
-        with transaction.atomic():
+        with one_statement():
             attempt = Attempt.objects.create(player=player, challenge=challenge, ranked=ranked)
     except IntegrityError:  # a second tab created it a moment ago
         return Attempt.objects.get(player=player, challenge=challenge, ranked=True), False

@@ -126,6 +126,39 @@ def test_twenty_concurrent_asks_with_the_same_move_apply_once():
     assert Attempt.objects.get(pk=view["id"]).moves == [rank]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_ten_tabs_starting_todays_game_at_once_get_one_attempt():
+    """No test transaction around it: the losing INSERTs run as in production, each its own
+    transaction, and must come back as the attempt that won."""
+    from django.db import connections
+
+    heidi = new_player("Heidi")
+    token = heidi._credentials["HTTP_AUTHORIZATION"]
+    answers: list[tuple[int, int]] = []
+    barrier = threading.Barrier(10)
+
+    def start_in_a_tab():
+        from rest_framework.test import APIClient
+
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=token)
+        barrier.wait()
+        try:
+            response = client.post("/api/challenges/today/attempt")
+            answers.append((response.status_code, response.json()["id"]))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=start_in_a_tab) for _ in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(answers) == 10 and len({attempt_id for _, attempt_id in answers}) == 1
+    assert sorted(code for code, _ in answers) == [200] * 9 + [201]
+    assert Attempt.objects.filter(player__name="Heidi").count() == 1
+
+
 @pytest.mark.django_db
 def test_another_players_attempt_is_404():
     dave, eve = new_player("Dave"), new_player("Eve")
@@ -329,6 +362,16 @@ def test_a_session_checked_by_one_web_process_costs_the_others_one_statement(dja
     with django_assert_num_queries(3):  # the player, then the ask's own two
         response = _ask(browser, csrf, view)
     assert response.status_code == 200 and response.json()["move"] == 1
+
+    # The player so loaded is the one the ORM loads, field by field, its user too.
+    from challenges.models import Player
+
+    loaded = auth._SESSION_CACHE[browser.cookies["sessionid"].value][0]
+    stored = Player.objects.select_related("user").get(pk=loaded.pk)
+    for a, b in ((loaded, stored), (loaded.user, stored.user)):
+        assert [getattr(a, f.attname) for f in a._meta.concrete_fields] == \
+            [getattr(b, f.attname) for f in b._meta.concrete_fields]
+    assert loaded.user.player is loaded and not loaded._state.adding
 
 
 @pytest.mark.django_db

@@ -55,6 +55,9 @@ MIDDLEWARE = [
     "config.errors.DatabaseUnavailableMiddleware",
 ]
 
+# Database sessions, a new one written once instead of twice (config/sessions.py).
+SESSION_ENGINE = "config.sessions"
+
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 
