@@ -111,6 +111,23 @@ def test_gunicorn_workers_freeze_the_loaded_app_out_of_the_garbage_collector():
         gc.unfreeze()
 
 
+def test_gunicorn_heartbeat_in_memory_and_the_access_log_can_be_dropped(monkeypatch):
+    import importlib
+
+    from config import gunicorn as gunicorn_conf
+
+    monkeypatch.delenv("WEB_ACCESS_LOG", raising=False)
+    importlib.reload(gunicorn_conf)
+    assert gunicorn_conf.accesslog == "-"
+    if os.path.isdir("/dev/shm"):
+        assert gunicorn_conf.worker_tmp_dir == "/dev/shm"
+    monkeypatch.setenv("WEB_ACCESS_LOG", "off")
+    importlib.reload(gunicorn_conf)
+    assert gunicorn_conf.accesslog is None
+    monkeypatch.delenv("WEB_ACCESS_LOG")
+    importlib.reload(gunicorn_conf)
+
+
 def test_requirements_pin_the_swagger_assets():
     pins = dict(line.split("==") for line in (ROOT / "requirements.txt").read_text().split() if "==" in line)
     assert "drf-spectacular-sidecar" in pins
