@@ -176,6 +176,17 @@ def claim_rebuild(challenge_id: int) -> bool:
         return False
 
 
+def release_rebuild(challenge_id: int) -> None:
+    """Give the claim back when the rebuild did not happen (its task could not be queued,
+    or failed): the next reader claims it again instead of waiting out the claim's 300 s."""
+    try:
+        client = _redis()
+        if client is not None:
+            client.delete(f"{key(challenge_id)}:rebuilding")
+    except Exception as exc:
+        _failed(exc)
+
+
 def drop(challenge_id: int) -> None:
     client = _redis()
     if client is not None:

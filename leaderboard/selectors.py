@@ -35,7 +35,9 @@ def _start_rebuild(challenge_id: int) -> None:
         try:
             rebuild_rank_index.apply_async((challenge_id,), retry=False)
         except Exception:
+            # E.g. Redis just came back and this process's broker connection is stale.
             log.warning("could not enqueue a rank index rebuild challenge=%s", challenge_id)
+            rank_index.release_rebuild(challenge_id)
 
 
 ENTRY_FIELDS = ("attempt_id", "player__name", "player_id", "score", "asks", "player_pairs", "opponent_pairs",

@@ -163,3 +163,46 @@ def test_rebuild_rank_index_from_postgres(played_day):
     assert rank_index.is_ready(challenge.pk)
     total, members = rank_index.page(challenge.pk, 0, 10)
     assert total == 3 and len(members) == 3
+
+
+@pytest.fixture
+def index_dropped(played_day):
+    if not settings.REDIS_URL:
+        pytest.skip("the rank index lives in Redis (REDIS_URL)")
+    challenge = played_day[0].challenge
+    rank_index.drop(challenge.pk)
+    rank_index._redis().delete(f"{rank_index.key(challenge.pk)}:rebuilding")  # no claim left over
+    return challenge
+
+
+def test_a_rebuild_that_cannot_be_queued_is_claimed_again_by_the_next_read(index_dropped, monkeypatch):
+    """After a Redis outage a web process's broker connection can fail once: the claim on
+    the day's rebuild must not then block every rebuild for the claim's 300 s."""
+    from leaderboard import selectors, tasks
+
+    def broker_down(*args, **kwargs):
+        raise ConnectionError("broker connection lost")
+
+    monkeypatch.setattr(tasks.rebuild_rank_index, "apply_async", broker_down)
+    selectors.leaderboard_page(challenge_id=index_dropped.pk, offset=0, limit=10)
+    assert not rank_index.is_ready(index_dropped.pk)
+    monkeypatch.undo()
+
+    queued = []
+    monkeypatch.setattr(tasks.rebuild_rank_index, "apply_async", lambda args, **kw: queued.append(args))
+    page = selectors.leaderboard_page(challenge_id=index_dropped.pk, offset=0, limit=10)
+    assert queued == [(index_dropped.pk,)] and page["total"] == 3
+
+
+def test_a_failed_rebuild_gives_its_claim_back(index_dropped, monkeypatch):
+    from leaderboard import services, tasks
+
+    assert rank_index.claim_rebuild(index_dropped.pk)
+
+    def fails(**kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(services, "rebuild_index", fails)
+    with pytest.raises(RuntimeError):
+        tasks.rebuild_rank_index.run(index_dropped.pk)
+    assert rank_index.claim_rebuild(index_dropped.pk)  # free again: the next read may start one
