@@ -80,25 +80,27 @@ def _player_query():
     return sql, shape(Player), shape(user_model)
 
 
+def _instance(shape, values):
+    """A model instance from a row's values, converted as the ORM converts them."""
+    model, names, fields = shape
+    converted = []
+    for (col, converters), value in zip(fields, values):
+        for convert in converters:
+            value = convert(value, col, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, names, converted)
+
+
 def _load_player(player_id: int, user_id: int) -> Player | None:
-    sql, (player_model, player_names, player_fields), (user_model, user_names, user_fields) = _player_query()
+    sql, player_shape, user_shape = _player_query()
     with connection.cursor() as cursor:
         cursor.execute(sql, [player_id, user_id])
         row = cursor.fetchone()
     if row is None:
         return None
-
-    def build(model, names, fields, values):
-        converted = []
-        for (col, converters), value in zip(fields, values):
-            for convert in converters:
-                value = convert(value, col, connection)
-            converted.append(value)
-        return model.from_db(connection.alias, names, converted)
-
-    split = len(player_fields)
-    player = build(player_model, player_names, player_fields, row[:split])
-    player.user = build(user_model, user_names, user_fields, row[split:])
+    split = len(player_shape[1])
+    player = _instance(player_shape, row[:split])
+    player.user = _instance(user_shape, row[split:])
     return player
 
 

@@ -94,35 +94,40 @@ def test_embedded_default_verifies_in_process(settings):
     assert final["result"]["rank"] == 1
 
 
-@pytest.mark.django_db(transaction=True)
-def test_twenty_concurrent_asks_with_the_same_move_apply_once():
+def all_at_once(n: int, token: str, request):
+    """``request(client)`` from n threads released together, each with its own API client
+    and database connection, as n tabs or retries of one player; their responses."""
     from django.db import connections
+    from rest_framework.test import APIClient
 
-    carol = new_player("Carol")
-    view = start(carol)
-    rank = view["hand"][0][:-1]
-    token = carol._credentials["HTTP_AUTHORIZATION"]
-    statuses: list[int] = []
-    barrier = threading.Barrier(20)
+    responses = []
+    barrier = threading.Barrier(n)
 
-    def ask():
-        from rest_framework.test import APIClient
-
+    def one():
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=token)
         barrier.wait()
         try:
-            statuses.append(client.post(f"/api/attempts/{view['id']}/asks",
-                                        {"rank": rank, "move": 0}, format="json").status_code)
+            responses.append(request(client))
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=ask) for _ in range(20)]
+    threads = [threading.Thread(target=one) for _ in range(n)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert sorted(statuses) == [200] + [409] * 19
+    return responses
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_concurrent_asks_with_the_same_move_apply_once():
+    carol = new_player("Carol")
+    view = start(carol)
+    rank = view["hand"][0][:-1]
+    responses = all_at_once(20, carol._credentials["HTTP_AUTHORIZATION"], lambda client: client.post(
+        f"/api/attempts/{view['id']}/asks", {"rank": rank, "move": 0}, format="json"))
+    assert sorted(r.status_code for r in responses) == [200] + [409] * 19
     assert Attempt.objects.get(pk=view["id"]).moves == [rank]
 
 
@@ -130,30 +135,10 @@ def test_twenty_concurrent_asks_with_the_same_move_apply_once():
 def test_ten_tabs_starting_todays_game_at_once_get_one_attempt():
     """No test transaction around it: the losing INSERTs run as in production, each its own
     transaction, and must come back as the attempt that won."""
-    from django.db import connections
-
     heidi = new_player("Heidi")
-    token = heidi._credentials["HTTP_AUTHORIZATION"]
-    answers: list[tuple[int, int]] = []
-    barrier = threading.Barrier(10)
-
-    def start_in_a_tab():
-        from rest_framework.test import APIClient
-
-        client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=token)
-        barrier.wait()
-        try:
-            response = client.post("/api/challenges/today/attempt")
-            answers.append((response.status_code, response.json()["id"]))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=start_in_a_tab) for _ in range(10)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    responses = all_at_once(10, heidi._credentials["HTTP_AUTHORIZATION"],
+                            lambda client: client.post("/api/challenges/today/attempt"))
+    answers = [(r.status_code, r.json()["id"]) for r in responses]
     assert len(answers) == 10 and len({attempt_id for _, attempt_id in answers}) == 1
     assert sorted(code for code, _ in answers) == [200] * 9 + [201]
     assert Attempt.objects.filter(player__name="Heidi").count() == 1
