@@ -35,7 +35,7 @@ def finished_attempts(n: int, *, day: dt.date):
     stamp = f"{time.time_ns() % 10**10}-{next(_batch)}"
     users = user_model.objects.bulk_create([user_model(username=f"b{stamp}_{i}") for i in range(n)], batch_size=2000)
     players = Player.objects.bulk_create(
-        [Player(user=u, name=f"b{stamp} {i}", token_hash=f"{stamp}-{i}".ljust(64, "x")) for i, u in enumerate(users)],
+        [Player(user=u, name=f"b{stamp} {i}", name_key=f"b{stamp} {i}", token_hash=f"{stamp}-{i}".ljust(64, "x")) for i, u in enumerate(users)],
         batch_size=2000)
     now = timezone.now()
     attempts = Attempt.objects.bulk_create(

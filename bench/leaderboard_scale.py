@@ -55,8 +55,9 @@ def fill(size: int):
             base = cur.fetchone()[0]
             cur.execute("set session_replication_role = replica")
             cur.execute("""
-                insert into challenges_player (id, user_id, name, token_hash, created_at)
-                select 1000000000 + g, 1000000000 + g, 'player ' || g, md5(g::text) || md5((g + 1)::text), now()
+                insert into challenges_player (id, user_id, name, name_key, token_hash, created_at)
+                select 1000000000 + g, 1000000000 + g, 'player ' || g, 'bench player ' || g,
+                       md5(g::text) || md5((g + 1)::text), now()
                 from generate_series(1, 1000) g on conflict do nothing""")
             opened = days.opens_at(day)
             cur.execute("""

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import re
+import secrets
 
 from django.conf import settings
 from django.contrib.auth import login
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from config import openapi as doc
@@ -43,6 +45,8 @@ def require_player(request):
 
 
 DATE_SHAPE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+BROWSER_COOKIE = "browser"
+BROWSER_SHAPE = re.compile(r"^[A-Za-z0-9_-]{24}$")
 
 
 def challenge_or_404(date_text: str) -> DailyChallenge:
@@ -142,9 +146,18 @@ class AttemptStartView(APIView):
     def post(self, request, date: str):
         player = require_player(request)
         challenge = challenge_or_404(date)
-        attempt, created = services.attempt_start(player=player, challenge=challenge)
-        return Response(selectors.attempt_view(attempt),
-                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        browser = request.COOKIES.get(BROWSER_COOKIE, "")
+        if not BROWSER_SHAPE.match(browser):
+            browser = secrets.token_urlsafe(18)
+        attempt, created = services.attempt_start(player=player, challenge=challenge, browser=browser,
+                                                  client=BaseThrottle().get_ident(request) or "")
+        response = Response(selectors.attempt_view(attempt),
+                            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        # The browser's own mark outlives log-ins: the players one browser creates on one
+        # day are shown together to reviewers.
+        response.set_cookie(BROWSER_COOKIE, browser, max_age=400 * 86400, httponly=True, samesite="Lax",
+                            secure=settings.SESSION_COOKIE_SECURE)
+        return response
 
 
 def own_attempt(request, attempt_id: int) -> Attempt:

@@ -23,6 +23,11 @@ def closes_at(day: dt.date) -> dt.datetime:
     return dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0), tzinfo=zone())
 
 
+def reveals_at(day: dt.date) -> dt.datetime:
+    """The end of the day's grace: the seed is published, ranked asks are refused."""
+    return closes_at(day) + settings.DAILY_CLOSE_GRACE
+
+
 def opens_at(day: dt.date) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(0), tzinfo=zone())
 

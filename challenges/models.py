@@ -1,19 +1,20 @@
 """Daily deals, players and attempts. An attempt stores only its asks: every state is
 derived by replaying seed + asks with the engine."""
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Lower
 
 
 class Player(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
     name = models.CharField(max_length=24)
+    # What the name looks like, not how it is spelled (challenges/names.py): two names with
+    # one key would look alike on the leaderboard, so the key is unique, not the name.
+    name_key = models.CharField(max_length=200, unique=True)
     # A bearer token for API clients; only its SHA-256 is stored.
     token_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(Lower("name"), name="player_name_unique_ci")]
 
     def __str__(self) -> str:
         return self.name
@@ -24,11 +25,15 @@ class DailyChallenge(models.Model):
 
     game = models.CharField(max_length=16, choices=GAME_CHOICES, default="peche")
     date = models.DateField()
-    # Secret while the day is open: never serialize it before ``closes_at``.
+    # Secret until ``reveals_at``: never serialize it before (``is_revealed``).
     seed = models.CharField(max_length=128)
     commitment = models.CharField(max_length=64)
     rules_version = models.PositiveSmallIntegerField()
+    # No new ranked game starts after ``closes_at`` (the next day has begun); a ranked game
+    # already running may take asks until ``reveals_at`` (the close plus a short grace),
+    # and the seed is published only then, so no ranked ask is ever made knowing it.
     closes_at = models.DateTimeField()
+    reveals_at = models.DateTimeField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -37,6 +42,10 @@ class DailyChallenge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} {self.date}"
+
+    def is_revealed(self, now: dt.datetime) -> bool:
+        """The seed is public and the day's ranked games can no longer change."""
+        return now >= self.reveals_at
 
 
 class Attempt(models.Model):
@@ -55,6 +64,11 @@ class Attempt(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     verify_enqueued_at = models.DateTimeField(null=True, blank=True)
+    # Keyed hashes (never the address or cookie itself) of where a ranked game started:
+    # several players of one day from one address or one browser are shown to reviewers
+    # (throwaway players mapping the deal for a last one who plays it knowing the cards).
+    client_key = models.CharField(max_length=16, blank=True, default="")
+    browser_key = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -63,6 +77,28 @@ class Attempt(models.Model):
             )
         ]
         indexes = [models.Index(fields=["status", "verify_enqueued_at"], name="attempt_status_enqueued")]
+        permissions = [("review_attempt", "Can disqualify, restore and re-verify ranked games")]
 
     def __str__(self) -> str:
         return f"attempt {self.pk} ({self.player_id}, {self.challenge})"
+
+
+class Review(models.Model):
+    """The trail of every decision on a game after it was played: who, when and why."""
+
+    class Action(models.TextChoices):
+        DISQUALIFY = "disqualify"
+        RESTORE = "restore"
+        REVERIFY = "reverify"
+
+    attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="reviews")
+    action = models.CharField(max_length=10, choices=Action.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    reason = models.CharField(max_length=300)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} attempt {self.attempt_id} by {self.by} at {self.at:%Y-%m-%d %H:%M}"

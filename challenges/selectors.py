@@ -11,15 +11,16 @@ from .models import Attempt, DailyChallenge
 
 
 def challenge_public(challenge: DailyChallenge, *, now: dt.datetime | None = None) -> dict:
-    """The seed appears only once the day has closed."""
+    """The seed appears only once the day's ranked games can no longer change."""
     data = {
         "date": challenge.date.isoformat(),
         "game": challenge.game,
         "commitment": challenge.commitment,
         "rules_version": challenge.rules_version,
         "closes_at": challenge.closes_at.isoformat(),
+        "reveals_at": challenge.reveals_at.isoformat(),
     }
-    if (now or timezone.now()) >= challenge.closes_at:
+    if challenge.is_revealed(now or timezone.now()):
         data["seed"] = challenge.seed
     return data
 
@@ -41,6 +42,10 @@ def attempt_view(attempt: Attempt, state=None, *, events=None) -> dict:
         "move": len(attempt.moves),
         **game.view(state, 0),
     }
+    if attempt.ranked:
+        # Until when this game may take asks (the page counts down in the last minutes).
+        view["asks_until"] = attempt.challenge.reveals_at.isoformat()
+        view["day_closed"] = attempt.challenge.is_revealed(timezone.now())
     if attempt.status == Attempt.Status.REJECTED:
         view["reject_reason"] = attempt.reject_reason
     if attempt.status == Attempt.Status.VERIFIED:

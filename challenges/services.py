@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 import json
 import logging
 import re
@@ -12,18 +13,18 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
-from django.db.models.functions import Lower
 from django.utils import timezone
 from rest_framework import status
 
 from config.db import one_statement
 from config.errors import ApiError
 from config.redis_client import redis_client
+from games import fairplay
 from games.base import GameError, ReplayError
 from games.registry import engine
 
-from . import days
-from .models import Attempt, DailyChallenge, Player
+from . import days, names
+from .models import Attempt, DailyChallenge, Player, Review
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ def challenge_for_day(*, day: dt.date, game: str = DAILY_GAME) -> DailyChallenge
         with transaction.atomic():
             return DailyChallenge.objects.create(
                 game=game, date=day, seed=seed, commitment=days.commitment(seed),
-                rules_version=version, closes_at=days.closes_at(day),
+                rules_version=version, closes_at=days.closes_at(day), reveals_at=days.reveals_at(day),
             )
     except IntegrityError:
         return DailyChallenge.objects.get(game=game, date=day)
@@ -62,31 +63,35 @@ def ensure_upcoming_challenges(*, now: dt.datetime | None = None) -> list[DailyC
 
 # --- players -----------------------------------------------------------------------
 
-def clean_name(name: Any) -> str:
+def clean_name(name: Any) -> tuple[str, str]:
+    """The name as it will be shown (NFKC, single spaces) and its look-alike key."""
     if not isinstance(name, str):
         raise ApiError("bad_name", "the name must be a string")
-    name = " ".join(name.split())
+    name = names.normal_form(name)
     if not 2 <= len(name) <= 24:
         raise ApiError("bad_name", "a name has 2 to 24 characters")
     if not NAME_RE.match(name):
         raise ApiError("bad_name", "letters, digits, spaces and . ' - only; start and end with a letter or digit")
-    return name
+    if names.mixes_scripts(name):
+        raise ApiError("bad_name", "a name is written in one script (Latin with Japanese, Chinese or Korean is fine)")
+    return name, names.name_key(name)
 
 
 def player_create(*, name: Any) -> tuple[Player, str]:
     """A named guest player; returns the player and its token (shown once)."""
-    name = clean_name(name)
+    name, key = clean_name(name)
     token = secrets.token_urlsafe(32)
     user = get_user_model()(username=f"p_{secrets.token_hex(10)}")
     user.set_unusable_password()
     try:
-        # The case-insensitive unique constraint on the name decides a taken name (two
-        # racing requests for one name included); the username is 80 random bits.
+        # The unique look-alike key decides a taken name (two racing requests for one
+        # name, or for two names that look alike, included); the username is 80 random bits.
         with transaction.atomic():
             user.save(force_insert=True)
-            player = Player.objects.create(user=user, name=name, token_hash=hash_token(token))
+            player = Player.objects.create(user=user, name=name, name_key=key, token_hash=hash_token(token))
     except IntegrityError:
-        raise ApiError("name_taken", "this name is already taken", status.HTTP_409_CONFLICT) from None
+        raise ApiError("name_taken", "this name, or one that looks like it, is already taken",
+                       status.HTTP_409_CONFLICT) from None
     return player, token
 
 
@@ -107,7 +112,7 @@ def player_set_password(*, player: Player, password: Any) -> None:
 def player_authenticate(*, name: Any, password: Any) -> Player:
     if not isinstance(name, str) or not isinstance(password, str):
         raise ApiError("bad_login", "name and password are strings")
-    player = Player.objects.annotate(lname=Lower("name")).filter(lname=" ".join(name.split()).lower()).first()
+    player = Player.objects.filter(name_key=names.name_key(name)).first()
     if player is None or not player.user.check_password(password):
         raise ApiError("bad_login", "unknown name or wrong password", status.HTTP_401_UNAUTHORIZED)
     return player
@@ -120,9 +125,20 @@ def attempt_state(attempt: Attempt):
     return engine(attempt.challenge.game).replay({"seed": attempt.challenge.seed}, attempt.moves, partial=True)
 
 
-def attempt_start(*, player: Player, challenge: DailyChallenge) -> tuple[Attempt, bool]:
+def origin_key(kind: str, value: str) -> str:
+    """A keyed hash of where a game came from (an address, a browser's cookie): equal
+    values compare equal for reviewers, and the stored key tells nothing of the value."""
+    if not value:
+        return ""
+    return hmac.new(settings.SECRET_KEY.encode(), f"{kind}:{value}".encode(), hashlib.sha256).hexdigest()[:16]
+
+
+def attempt_start(*, player: Player, challenge: DailyChallenge, client: str = "",
+                  browser: str = "") -> tuple[Attempt, bool]:
     """Today's challenge: the one ranked attempt (created once). A past day: unranked
-    practice, resuming the unfinished one if any. A future day cannot be played."""
+    practice, resuming the unfinished one if any. A future day cannot be played.
+    ``client`` and ``browser`` (an address, a browser's own cookie) are kept as keyed
+    hashes with a ranked game, for the review of clusters of players."""
     today = days.today()
     if challenge.date > today:
         raise ApiError("not_open", "this day has not started yet", status.HTTP_404_NOT_FOUND)
@@ -135,9 +151,19 @@ def attempt_start(*, player: Player, challenge: DailyChallenge) -> tuple[Attempt
     )
     if existing:
         return existing, False
+    moves: list[str] = []
+    if not ranked:
+        # A ranked game the close cut short goes on as practice from where it stopped.
+        cut_short = Attempt.objects.filter(player=player, challenge=challenge, ranked=True,
+                                           status=Attempt.Status.PLAYING).first()
+        if cut_short is not None:
+            moves = list(cut_short.moves)
     try:
         with one_statement():
-            attempt = Attempt.objects.create(player=player, challenge=challenge, ranked=ranked)
+            attempt = Attempt.objects.create(
+                player=player, challenge=challenge, ranked=ranked, moves=moves,
+                client_key=origin_key("client", client) if ranked else "",
+                browser_key=origin_key("browser", browser) if ranked else "")
     except IntegrityError:  # a second tab created it a moment ago
         return Attempt.objects.get(player=player, challenge=challenge, ranked=True), False
     # A deal where the game ends before any ask cannot happen (a hand of 5 holds a single).
@@ -158,7 +184,7 @@ def _locked_attempt(attempt_id: int, player: Player | None = None) -> Attempt:
 # The ask is the hot path (a game is ~30 of them): two plain statements instead of the
 # ORM's query building, which cost ~1 ms of CPU per statement (bench/ask_cpu.py).
 _ASK_READ = (
-    "SELECT a.status, a.moves, a.ranked, c.id, c.game, c.seed, c.date"
+    "SELECT a.status, a.moves, a.ranked, c.id, c.game, c.seed, c.date, c.reveals_at"
     f" FROM {Attempt._meta.db_table} a JOIN {DailyChallenge._meta.db_table} c ON c.id = a.challenge_id"
     " WHERE a.id = %s AND a.player_id = %s"
 )
@@ -177,8 +203,13 @@ def _attempt_for_ask(attempt_id: int, player: Player) -> Attempt:
         row = cursor.fetchone()
     if row is None:
         raise ApiError("not_found", "no such attempt", status.HTTP_404_NOT_FOUND)
-    status_, moves, ranked, challenge_id, game, seed, date = row
-    challenge = DailyChallenge(id=challenge_id, game=game, seed=seed, date=dt.date.fromisoformat(str(date)))
+    status_, moves, ranked, challenge_id, game, seed, date, reveals_at = row
+    if isinstance(reveals_at, str):
+        reveals_at = dt.datetime.fromisoformat(reveals_at)
+    if reveals_at.tzinfo is None:  # SQLite keeps UTC without its offset
+        reveals_at = reveals_at.replace(tzinfo=dt.timezone.utc)
+    challenge = DailyChallenge(id=challenge_id, game=game, seed=seed, date=dt.date.fromisoformat(str(date)),
+                               reveals_at=reveals_at)
     return Attempt(id=attempt_id, player=player, challenge=challenge, status=status_, ranked=bool(ranked),
                    moves=json.loads(moves) if isinstance(moves, (str, bytes)) else moves)
 
@@ -190,9 +221,14 @@ def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any):
 
     No row lock: the write is one compare-and-set on the number of asks read, so of two
     racing requests exactly one lands and the other is a 409 (two round trips per ask)."""
+    now = timezone.now()
     attempt = _attempt_for_ask(attempt_id, player)
     if attempt.status != Attempt.Status.PLAYING:
         raise ApiError("game_over", "this game is over", status.HTTP_409_CONFLICT)
+    if attempt.ranked and attempt.challenge.is_revealed(now):
+        # The seed is public now: an ask made knowing the deal must never rank.
+        raise ApiError("day_closed", "this day has closed: the game no longer counts (play it on as practice)",
+                       status.HTTP_409_CONFLICT)
     if move != len(attempt.moves):
         raise ApiError("stale_move", f"move is {len(attempt.moves)}, not {move}", status.HTTP_409_CONFLICT)
     game = engine(attempt.challenge.game)
@@ -204,7 +240,6 @@ def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any):
     attempt.moves = [*attempt.moves, rank]
     finish, params = "", [json.dumps(attempt.moves)]
     if game.is_over(state):
-        now = timezone.now()
         attempt.status = Attempt.Status.VERIFYING
         attempt.verify_enqueued_at = now
         attempt.finished_at = now.replace(microsecond=now.microsecond // 1000 * 1000)
@@ -284,6 +319,14 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
         verified = []
         for attempt in attempts:
+            if attempt.ranked and (attempt.finished_at is None or attempt.finished_at > attempt.challenge.reveals_at):
+                # Whatever the path that finished it, a ranked game that changed once its
+                # seed could be known never ranks (the ask service refuses such asks).
+                attempt.status = Attempt.Status.REJECTED
+                attempt.reject_reason = "finished_after_close"
+                log.warning("attempt rejected attempt=%s challenge=%s reason=%s", attempt.pk,
+                            attempt.challenge_id, attempt.reject_reason)
+                continue
             game = engine(attempt.challenge.game)
             try:
                 state = game.replay({"seed": attempt.challenge.seed}, list(attempt.moves))
@@ -294,7 +337,9 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
                             attempt.challenge_id, attempt.reject_reason)
                 continue
             attempt.status = Attempt.Status.VERIFIED
-            verified.append((attempt, game.outcome(state)))
+            # How the asks were chosen, for the review of ranked games (practice is free).
+            assessment = fairplay.assess(attempt.challenge.seed, list(attempt.moves)) if attempt.ranked else None
+            verified.append((attempt, game.outcome(state), assessment))
         results = results_record(verified=verified)
         Attempt.objects.bulk_update(attempts, ["status", "reject_reason"])
         for result in results:
@@ -303,12 +348,14 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
     return len(attempts)
 
 
-def attempt_reverify(*, attempt_id: int) -> None:
-    """Admin: replay again (e.g. after a fix); the result is updated in place."""
+def attempt_reverify(*, attempt_id: int, by=None, reason: str) -> None:
+    """Admin or operator: replay again (e.g. after a fix); the result is updated in place.
+    ``by`` (a user, None for an operator's command) and ``reason`` go to the trail."""
     with transaction.atomic():
         attempt = _locked_attempt(attempt_id)
         if attempt.status == Attempt.Status.PLAYING:
             raise ApiError("not_finished", "the game is not finished")
+        Review.objects.create(attempt=attempt, action=Review.Action.REVERIFY, by=by, reason=reason[:300])
         attempt.status = Attempt.Status.VERIFYING
         attempt.reject_reason = ""
         attempt.verify_enqueued_at = timezone.now()

@@ -1,26 +1,16 @@
-from django.contrib import admin, messages
+from django.contrib import admin
 
-from . import services
+from challenges.admin import ReadOnlyAdmin
+
 from .models import Result
 
 
 @admin.register(Result)
-class ResultAdmin(admin.ModelAdmin):
+class ResultAdmin(ReadOnlyAdmin):
+    """Results are written by the verification replay only; decisions on them (disqualify,
+    restore, re-verify) are taken on attempts, where the trail keeps who, when and why."""
+
     list_display = ("id", "player", "challenge", "ranked", "score", "asks", "player_pairs", "opponent_pairs",
-                    "finished_at", "disqualified", "indexed")
-    list_filter = ("ranked", "disqualified", "challenge__date")
+                    "suspicion", "flagged", "finished_at", "disqualified", "indexed")
+    list_filter = ("ranked", "disqualified", "flagged", "challenge__date")
     search_fields = ("player__name",)
-    readonly_fields = [f.name for f in Result._meta.fields]
-    actions = ["disqualify", "requalify"]
-
-    @admin.action(description="Disqualify (leaves the ranking)")
-    def disqualify(self, request, queryset):
-        for result in queryset:
-            services.result_disqualify(result_id=result.pk)
-        self.message_user(request, f"{queryset.count()} result(s) disqualified", messages.SUCCESS)
-
-    @admin.action(description="Restore to the ranking")
-    def requalify(self, request, queryset):
-        for result in queryset:
-            services.result_disqualify(result_id=result.pk, disqualified=False)
-        self.message_user(request, f"{queryset.count()} result(s) restored", messages.SUCCESS)

@@ -1,12 +1,14 @@
 """Reads of the leaderboard: the rank index when it is ready, SQL otherwise."""
 from __future__ import annotations
 
+import datetime as dt
 import logging
 
 from django.db import connection
 from django.db.models import Q
 
-from challenges.models import Player
+from challenges.models import Attempt, Player
+from games import fairplay
 
 from . import rank_index
 from .models import Result
@@ -111,3 +113,51 @@ def score_histogram(*, challenge_id: int) -> list[dict]:
     from django.db.models import Count
 
     return list(ranked_results(challenge_id).values("score").annotate(count=Count("id")).order_by("score"))
+
+
+# --- fair play ---------------------------------------------------------------------
+
+WEEK = 7
+
+
+def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
+    """The day's ranked results for reviewers, most suspicious first: each game's own
+    figure, the player's figure over the week up to that day (an occasional cheater shows
+    over several games where one proves nothing), and the other players of the day who
+    started from the same address or the same browser (throwaway players mapping the
+    deal for one who then plays it knowing the cards)."""
+    results = list(Result.objects.filter(challenge=challenge, ranked=True)
+                   .select_related("player", "attempt").order_by("-suspicion", "attempt_id")[:limit])
+    if not results:
+        return []
+    week_start = challenge.date - dt.timedelta(days=WEEK - 1)
+    week: dict[int, list[float]] = {}
+    for player_id, suspicion in (Result.objects.filter(
+            player_id__in={r.player_id for r in results}, ranked=True,
+            challenge__game=challenge.game, challenge__date__range=(week_start, challenge.date))
+            .values_list("player_id", "suspicion")):
+        week.setdefault(player_id, []).append(suspicion)
+    by_client: dict[str, set[int]] = {}
+    by_browser: dict[str, set[int]] = {}
+    for player_id, client_key, browser_key in (Attempt.objects.filter(challenge=challenge, ranked=True)
+                                               .values_list("player_id", "client_key", "browser_key")):
+        if client_key:
+            by_client.setdefault(client_key, set()).add(player_id)
+        if browser_key:
+            by_browser.setdefault(browser_key, set()).add(player_id)
+    rows = []
+    for r in results:
+        same_client = by_client.get(r.attempt.client_key, set()) - {r.player_id}
+        same_browser = by_browser.get(r.attempt.browser_key, set()) - {r.player_id}
+        player_week = fairplay.accumulate(week.get(r.player_id, [r.suspicion]))
+        rows.append({
+            "attempt": r.attempt_id, "result": r.pk, "player": r.player.name, "player_id": r.player_id,
+            "score": r.score, "asks": r.asks, "suspicion": round(r.suspicion, 2), "flagged": r.flagged,
+            "week_suspicion": round(player_week.suspicion, 2), "week_games": player_week.games,
+            "week_flagged": player_week.flagged, "disqualified": r.disqualified,
+            "same_client": len(same_client), "same_browser": len(same_browser),
+            "cluster": bool(same_client or same_browser),
+        })
+    # Most suspicious first: a flagged game, then a flagged week, then the figures.
+    rows.sort(key=lambda row: (not row["flagged"], not row["week_flagged"], -row["suspicion"], row["attempt"]))
+    return rows

@@ -7,6 +7,8 @@ import logging
 from django.db import transaction
 
 from challenges import days
+from challenges.models import Review
+from games import fairplay
 
 from . import rank_index
 from .models import Result
@@ -26,12 +28,13 @@ def result_sort_key(result: Result) -> int:
 
 
 def results_record(*, verified: list[tuple]) -> list[Result]:
-    """Write (or, on an admin re-verify, update) each attempt's one result.
+    """Write (or, on an admin re-verify, update) each attempt's one result from
+    ``(attempt, outcome, fair-play assessment or None)``.
 
     Precondition: the caller holds the attempts' row locks inside a transaction."""
-    existing = {r.attempt_id: r for r in Result.objects.filter(attempt_id__in=[a.pk for a, _ in verified])}
+    existing = {r.attempt_id: r for r in Result.objects.filter(attempt_id__in=[a.pk for a, _, _ in verified])}
     results: list[Result] = []
-    for attempt, outcome in verified:
+    for attempt, outcome, assessment in verified:
         values = {
             "challenge": attempt.challenge,
             "player_id": attempt.player_id,
@@ -41,6 +44,8 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
             "opponent_pairs": outcome["opponent_pairs"],
             "asks": outcome["player_asks"],
             "finished_at": attempt.finished_at,
+            "suspicion": assessment.suspicion if assessment else 0.0,
+            "flagged": assessment.flagged if assessment else False,
         }
         result = existing.get(attempt.pk) or Result(attempt=attempt)
         for name, value in values.items():
@@ -120,8 +125,12 @@ def rebuild_index(*, challenge_id: int) -> int:
 
 
 @transaction.atomic
-def result_disqualify(*, result_id: int, disqualified: bool = True) -> Result:
+def result_disqualify(*, result_id: int, disqualified: bool = True, by=None, reason: str) -> Result:
+    """Take a result out of its day's ranking (or put it back). ``by`` (a user, None for
+    an operator's command) and ``reason`` go to the trail."""
     result = Result.objects.select_for_update().get(pk=result_id)
+    Review.objects.create(attempt_id=result.attempt_id, by=by, reason=reason[:300],
+                          action=Review.Action.DISQUALIFY if disqualified else Review.Action.RESTORE)
     result.disqualified = disqualified
     result.indexed = False
     result.save(update_fields=["disqualified", "indexed"])
@@ -130,3 +139,17 @@ def result_disqualify(*, result_id: int, disqualified: bool = True) -> Result:
     else:
         transaction.on_commit(lambda: index_results([result.pk]))
     return result
+
+
+def results_reassess(*, challenge_id: int) -> int:
+    """Compute the fair-play figures of a day's ranked results again from seed + asks (a
+    newer detector, or results verified before it existed). Returns how many changed."""
+    changed = []
+    for result in Result.objects.filter(challenge_id=challenge_id, ranked=True).select_related("attempt",
+                                                                                             "challenge"):
+        assessment = fairplay.assess(result.challenge.seed, list(result.attempt.moves))
+        if (result.suspicion, result.flagged) != (assessment.suspicion, assessment.flagged):
+            result.suspicion, result.flagged = assessment.suspicion, assessment.flagged
+            changed.append(result)
+    Result.objects.bulk_update(changed, ["suspicion", "flagged"], batch_size=2000)
+    return len(changed)

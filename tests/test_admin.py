@@ -1,9 +1,17 @@
-"""Admin: the replay inspector shows both hands, the lake and the opponent's knowledge;
-disqualify and re-verify work."""
+"""Admin: the replay inspector shows both hands, the lake, the opponent's knowledge and
+each ask's fair-play evidence — to those allowed to see them; decisions need a reason
+and leave a trail; attempts and results cannot be added or edited by hand."""
+import datetime as dt
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.test import Client
 
-from challenges.models import Attempt
+from challenges import days, services
+from challenges.models import Attempt, Player, Review
+from games.peche import ENGINE
 from leaderboard.models import Result
 from tests.conftest import new_player
 from tests.test_daily_api import finish_without_verifying, play_to_end, start
@@ -13,7 +21,36 @@ from tests.test_daily_api import finish_without_verifying, play_to_end, start
 def admin_client(client, db):
     user = get_user_model().objects.create_superuser("root", "root@example.com", "pw-Admin-123")
     client.force_login(user)
+    client.user = user
     return client
+
+
+def staff_client(*permissions: str):
+    client = Client()
+    user = get_user_model().objects.create_user("staff", "staff@example.com", "pw-Staff-123", is_staff=True)
+    for codename in permissions:
+        user.user_permissions.add(Permission.objects.get(codename=codename))
+    client.force_login(user)
+    return client
+
+
+def verified_attempt(name: str, *, day: dt.date | None = None) -> Attempt:
+    """A verified ranked game of ``day`` (today by default), played by the first rank in hand."""
+    day = day or days.today()
+    challenge = services.challenge_for_day(day=day)
+    client = new_player(name)
+    player = Player.objects.get(pk=client.player["id"])
+    state = ENGINE.new(seed=challenge.seed)
+    moves = []
+    while not state.over:
+        moves.append(next(iter(state.hands[0])))
+        ENGINE.apply(state, moves[-1])
+    attempt = Attempt.objects.create(player=player, challenge=challenge, ranked=True, moves=moves,
+                                     status="verifying", finished_at=challenge.closes_at - dt.timedelta(hours=1))
+    services.attempt_verify(attempt_id=attempt.pk)
+    attempt.refresh_from_db()
+    assert attempt.status == "verified"
+    return attempt
 
 
 @pytest.mark.django_db(transaction=True)
@@ -24,16 +61,58 @@ def test_replay_inspector_steps_through_with_hidden_information(admin_client):
     text = page.content.decode()
     assert text.count('class="replay-step') == len(attempt.moves) + 1
     assert "Opponent hand" in text and "Lake (42)" in text and "Opponent knowledge" in text
-    from games.peche import ENGINE
-
+    # Every ask carries its fair-play evidence.
+    assert len(re.findall(r"asked (?:10|[2-9AJQK]): public chance", text)) == len(attempt.moves)
     dealt = ENGINE.new(seed=attempt.challenge.seed)
     assert " ".join(dealt.hands[1].values()) in text  # the opponent's dealt hand is shown
 
 
 @pytest.mark.django_db(transaction=True)
-def test_admin_disqualify_and_reverify(admin_client, monkeypatch):
-    from challenges import services
+def test_staff_without_permissions_see_no_cards(db):
+    today = verified_attempt("Olga")
+    past = verified_attempt("Pavel", day=days.today() - dt.timedelta(days=2))
+    staff = staff_client()
+    for url in (f"/admin/challenges/attempt/{today.pk}/replay/", f"/admin/challenges/attempt/{past.pk}/replay/",
+                f"/admin/challenges/attempt/{today.pk}/change/", "/admin/challenges/attempt/review/",
+                f"/admin/challenges/dailychallenge/{today.challenge_id}/change/"):
+        assert staff.get(url).status_code == 403, url
 
+
+@pytest.mark.django_db(transaction=True)
+def test_an_open_days_cards_are_for_superusers_only(admin_client):
+    today = verified_attempt("Quentin")
+    past = verified_attempt("Rosa", day=days.today() - dt.timedelta(days=2))
+    viewer = staff_client("view_attempt", "view_dailychallenge")
+    assert viewer.get(f"/admin/challenges/attempt/{today.pk}/replay/").status_code == 403
+    closed = viewer.get(f"/admin/challenges/attempt/{past.pk}/replay/")
+    assert closed.status_code == 200 and "Opponent hand" in closed.content.decode()
+    open_day = viewer.get(f"/admin/challenges/dailychallenge/{today.challenge_id}/change/").content.decode()
+    assert today.challenge.seed not in open_day and "secret" in open_day
+    closed_day = viewer.get(f"/admin/challenges/dailychallenge/{past.challenge_id}/change/").content.decode()
+    assert past.challenge.seed in closed_day
+    assert admin_client.get(f"/admin/challenges/attempt/{today.pk}/replay/").status_code == 200
+    assert today.challenge.seed in admin_client.get(
+        f"/admin/challenges/dailychallenge/{today.challenge_id}/change/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_attempts_and_results_cannot_be_added_or_edited_by_hand(admin_client):
+    attempt = verified_attempt("Sven")
+    result = Result.objects.get(attempt=attempt)
+    for url in ("/admin/challenges/attempt/add/", "/admin/leaderboard/result/add/",
+                "/admin/challenges/dailychallenge/add/", "/admin/challenges/review/add/"):
+        assert admin_client.get(url).status_code == 403, url
+    changelist = admin_client.get("/admin/challenges/attempt/").content.decode()
+    assert "/admin/challenges/attempt/add/" not in changelist
+    admin_client.post(f"/admin/leaderboard/result/{result.pk}/change/", {"score": 1300, "asks": 1})
+    admin_client.post(f"/admin/challenges/attempt/{attempt.pk}/change/", {"moves": "[]", "status": "verified"})
+    result.refresh_from_db()
+    attempt.refresh_from_db()
+    assert result.score != 1300 and attempt.moves
+
+
+@pytest.mark.django_db(transaction=True)
+def test_decisions_need_a_reason_and_leave_a_trail(admin_client, monkeypatch):
     # The test plays the worker's part, so that no worker is still replaying when it ends.
     monkeypatch.setattr(services, "enqueue_verification", lambda attempt_id: None)
     quinn = new_player("Quinn")
@@ -42,13 +121,42 @@ def test_admin_disqualify_and_reverify(admin_client, monkeypatch):
     services.attempt_verify(attempt_id=attempt.pk)
     date = attempt.challenge.date.isoformat()
     assert quinn.get(f"/api/leaderboard/{date}").json()["total"] == 1
-    admin_client.post("/admin/challenges/attempt/", {"action": "disqualify", "_selected_action": [attempt.pk]})
+
+    asked = admin_client.post("/admin/challenges/attempt/", {"action": "disqualify", "_selected_action": [attempt.pk]})
+    assert asked.status_code == 200 and 'name="reason"' in asked.content.decode()
+    assert not Result.objects.get(attempt=attempt).disqualified  # nothing done without a reason
+    admin_client.post("/admin/challenges/attempt/", {"action": "disqualify", "_selected_action": [attempt.pk],
+                                                     "apply": "1", "reason": "played from a leaked seed"})
     assert Result.objects.get(attempt=attempt).disqualified
     assert quinn.get(f"/api/leaderboard/{date}").json()["total"] == 0
-    admin_client.post("/admin/challenges/attempt/", {"action": "reverify", "_selected_action": [attempt.pk]})
+
+    admin_client.post("/admin/challenges/attempt/review/decide/",
+                      {"attempt": attempt.pk, "decision": "restore", "reason": "the leak was ours"})
+    assert not Result.objects.get(attempt=attempt).disqualified
+    admin_client.post("/admin/challenges/attempt/", {"action": "reverify", "_selected_action": [attempt.pk],
+                                                     "apply": "1", "reason": "rules fix 1.1"})
     attempt.refresh_from_db()
     assert attempt.status == "verifying"
     services.attempt_verify(attempt_id=attempt.pk)
     attempt.refresh_from_db()
     assert attempt.status == "verified"
     assert Result.objects.filter(attempt=attempt).count() == 1
+
+    trail = list(Review.objects.filter(attempt=attempt).order_by("at", "id").values_list("action", "by", "reason"))
+    assert trail == [("disqualify", admin_client.user.pk, "played from a leaked seed"),
+                     ("restore", admin_client.user.pk, "the leak was ours"),
+                     ("reverify", admin_client.user.pk, "rules fix 1.1")]
+    inspector = admin_client.get(f"/admin/challenges/attempt/{attempt.pk}/replay/").content.decode()
+    queue = admin_client.get(f"/admin/challenges/attempt/review/?date={date}").content.decode()
+    for page in (inspector, queue):
+        assert "played from a leaked seed" in page and "the leak was ours" in page and "rules fix 1.1" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reviewer_without_the_review_permission_cannot_decide(db):
+    attempt = verified_attempt("Tilda", day=days.today() - dt.timedelta(days=2))
+    viewer = staff_client("view_attempt")
+    response = viewer.post("/admin/challenges/attempt/review/decide/",
+                           {"attempt": attempt.pk, "decision": "disqualify", "reason": "no"})
+    assert response.status_code == 403
+    assert not Result.objects.get(attempt=attempt).disqualified and not Review.objects.exists()

@@ -132,7 +132,7 @@ def test_export_results_in_leaderboard_order(played_day, tmp_path, api):
     from leaderboard.services import result_disqualify
 
     disqualified = played_day[1].result
-    result_disqualify(result_id=disqualified.pk)
+    result_disqualify(result_id=disqualified.pk, reason="test")
     target = tmp_path / "day.csv"
     run("export_results", "today", "--out", str(target))
     rows = list(csv.DictReader(target.open()))

@@ -4,6 +4,7 @@ DATABASE_URL=postgres://... switches to Postgres (psycopg 3); REDIS_URL=redis://
 switches to a Redis broker with separate worker and beat processes, and a Redis rank index.
 """
 import os
+import secrets
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -17,9 +18,34 @@ def env_bool(name: str, default: bool = False) -> bool:
     return os.environ.get(name, str(default)).lower() in ("1", "true", "yes", "on")
 
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-do-not-use-in-production")
+# Outside production (which refuses to start without them), secrets this install made on
+# its first start: a constant in the repository would let anyone compute every future
+# deal of every site started with `make run`.
+LOCAL_SECRETS_DIR = Path(os.environ.get("LOCAL_SECRETS_DIR", BASE_DIR / ".secrets"))
+
+
+def local_secret(name: str) -> str:
+    """The install's own random secret ``name``, made once and kept in LOCAL_SECRETS_DIR
+    (git-ignored). Processes starting together agree: the file appears complete or not
+    at all (written aside, then hard-linked into place; the first link wins)."""
+    path = LOCAL_SECRETS_DIR / name
+    if not path.exists():
+        LOCAL_SECRETS_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
+        draft = path.with_name(f".{name}.{os.getpid()}")
+        draft.write_text(secrets.token_urlsafe(48))
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    return path.read_text().strip()
+
+
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or local_secret("django_secret_key")
 # The daily seed is HMAC(DAILY_SEED_SECRET, game:date): whoever knows it knows every future deal.
-DAILY_SEED_SECRET = os.environ.get("DAILY_SEED_SECRET", SECRET_KEY)
+DAILY_SEED_SECRET = os.environ.get("DAILY_SEED_SECRET") or local_secret("daily_seed_secret")
 DEBUG = env_bool("DJANGO_DEBUG", True)
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
@@ -100,6 +126,9 @@ USE_TZ = True
 TIME_ZONE = "UTC"
 # The day boundary of the daily challenge; never the client's clock.
 CHALLENGE_TIMEZONE = os.environ.get("CHALLENGE_TIMEZONE", "UTC")
+# A ranked game still running at midnight may be finished during this grace; the day's
+# seed stays secret until it ends, then no ranked ask of that day is accepted.
+DAILY_CLOSE_GRACE = timedelta(seconds=int(os.environ.get("DAILY_CLOSE_GRACE_SECONDS", "300")))
 # The first daily challenge: earlier days do not exist (nor can they be created as practice).
 FIRST_DAY = date.fromisoformat(os.environ.get("FIRST_DAY", "2026-01-01"))
 

@@ -43,8 +43,8 @@ class Command(BaseCommand):
         from leaderboard.models import Result
 
         now = timezone.now()
-        state = ("upcoming" if now < days.opens_at(challenge.date)
-                 else "closed" if now >= challenge.closes_at else "open")
+        state = ("upcoming" if now < days.opens_at(challenge.date) else "closed" if challenge.is_revealed(now)
+                 else "grace" if now >= challenge.closes_at else "open")
         info = {**selectors.challenge_public(challenge, now=now), "state": state,
                 "opens_at": days.opens_at(challenge.date).isoformat()}
         if "seed" not in info:

@@ -17,8 +17,10 @@ class Command(BaseCommand):
         parser.add_argument("--inline", action="store_true",
                             help="replay in this process and wait for the outcome (no worker needed)")
         parser.add_argument("--ranked-only", action="store_true", help="leave practice attempts alone")
+        parser.add_argument("--reason", default="operator: manage.py reverify_day",
+                            help="why, kept with each attempt's trail of reviews")
 
-    def handle(self, *args, date, inline, ranked_only, verbosity, **options):
+    def handle(self, *args, date, inline, ranked_only, reason, verbosity, **options):
         challenge = existing_challenge(day_argument(date))
         attempts = Attempt.objects.filter(challenge=challenge).exclude(status=Attempt.Status.PLAYING)
         if ranked_only:
@@ -27,7 +29,7 @@ class Command(BaseCommand):
         skipped = 0
         for attempt_id in progress(ids, total=len(ids), desc=f"reverify {challenge.date}", verbosity=verbosity):
             try:
-                services.attempt_reverify(attempt_id=attempt_id)
+                services.attempt_reverify(attempt_id=attempt_id, reason=reason)
             except ApiError:  # started again since the listing (cannot happen to a finished one) or gone
                 skipped += 1
                 continue

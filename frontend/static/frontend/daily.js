@@ -19,6 +19,7 @@ const MESSAGES = {
   bad_name: () => gettext("That name cannot be used. Try letters and digits."),
   name_taken: () => gettext("This name is already taken."),
   network: () => gettext("The server cannot be reached. Try again."),
+  day_closed: () => gettext("This day has closed: your unfinished game no longer counts."),
 };
 function fail(err) {
   const message = MESSAGES[err.code];
@@ -79,7 +80,7 @@ async function onAsk(rank) {
     next = await postJSON(`/api/attempts/${v.id}/asks`, { rank, move: v.move });
   } catch (err) {
     fail(err);
-    if (err.code === "stale_move" || err.code === "game_over") {
+    if (err.code === "stale_move" || err.code === "game_over" || err.code === "day_closed") {
       S.setView(state, await getJSON(`/api/attempts/${v.id}`));
       draw();
     }
@@ -147,8 +148,14 @@ mount(root, {
     draw();
   },
 });
+// Counting down: the next deal once over, the close in a ranked game's last minutes
+// (and one more draw when that count ends, to say the game no longer counts).
+let counting = false;
 setInterval(() => {
   S.tick(state, Date.now());
-  if (state.view && state.view.over && !state.busy) draw();
+  const v = state.view;
+  const counts = Boolean(v && (v.over || S.closing(state)));
+  if (v && !state.busy && (counts || counting)) draw();
+  counting = counts;
 }, 1000);
 start();

@@ -3,7 +3,7 @@
 /* global gettext, pgettext, interpolate, ngettext */
 
 import { $, SUITS, el, fmt, onArrows, onFocusIndex } from "./dom.js";
-import { visibleHistory } from "./state.js";
+import { closing, dayClosed, visibleHistory } from "./state.js";
 
 export function rankLabel(rank) {
   switch (rank) {
@@ -174,6 +174,22 @@ function renderEnd(root, state) {
   }
 }
 
+function renderClose(root, state) {
+  const v = state.view;
+  const notice = $(root, "#close-notice");
+  const closed = dayClosed(state);
+  notice.hidden = !(closed || closing(state));
+  if (notice.hidden) return;
+  notice.dataset.closed = closed;
+  $(root, "#close-text").textContent = closed
+    ? gettext("This day has closed: your unfinished game no longer counts.")
+    : fmt(gettext("The day is closing: finish your game within %(time)s to be ranked."),
+      { time: countdownText(Date.parse(v.asks_until) - state.now) });
+  const practice = $(root, "#practice-link");
+  practice.hidden = !closed;
+  practice.href = `/daily/${v.date}/`;
+}
+
 export function render(root, state) {
   const prompt = $(root, "#name-prompt");
   const promptWasHidden = prompt.hidden;
@@ -193,12 +209,13 @@ export function render(root, state) {
   $(root, "#lake-size").textContent = t.lake_size;
   $(root, "#asks").textContent = t.asks;
   $(root, "#opponent-hand-size").textContent = v.opponent_hand_size;
+  renderClose(root, state);
   const turn = $(root, "#turn");
   turn.textContent = state.busy ? gettext("The cards are moving…")
     : v.over ? gettext("Game over") : v.turn === "player" ? gettext("Your turn: ask for a rank from your hand.")
       : gettext("The opponent's turn");
   turn.dataset.turn = state.busy ? "busy" : v.over ? "over" : v.turn;
-  $(root, ".hand-box").hidden = v.over && !state.busy;
+  $(root, ".hand-box").hidden = (v.over || dayClosed(state)) && !state.busy;
   renderHand(root, state);
   renderHistory(root, state);
   renderLog(root, state);

@@ -109,3 +109,19 @@ export function tick(state, now) {
 export function setShared(state, how) {
   state.shared = how;
 }
+
+// A ranked game may take asks until the day closes plus its grace (the view's
+// asks_until); in its last minutes the page counts down, then says it no longer counts.
+const CLOSE_WARNING_MS = 15 * 60 * 1000;
+
+export function dayClosed(state) {
+  const v = state.view;
+  return Boolean(v && v.ranked && !v.over && v.asks_until
+    && (v.day_closed || Date.parse(v.asks_until) <= state.now));
+}
+
+export function closing(state) {
+  const v = state.view;
+  return Boolean(v && v.ranked && !v.over && v.asks_until && !dayClosed(state)
+    && Date.parse(v.asks_until) - state.now <= CLOSE_WARNING_MS);
+}
