@@ -19,7 +19,6 @@ const MESSAGES = {
   bad_name: () => gettext("That name cannot be used. Try letters and digits."),
   name_taken: () => gettext("This name is already taken."),
   network: () => gettext("The server cannot be reached. Try again."),
-  day_closed: () => gettext("This day has closed: your unfinished game no longer counts."),
 };
 function fail(err) {
   const message = MESSAGES[err.code];
@@ -79,7 +78,8 @@ async function onAsk(rank) {
   try {
     next = await postJSON(`/api/attempts/${v.id}/asks`, { rank, move: v.move });
   } catch (err) {
-    fail(err);
+    // day_closed: the close notice says it, with the way on as practice.
+    if (err.code === "day_closed") S.setBusy(state, false); else fail(err);
     if (err.code === "stale_move" || err.code === "game_over" || err.code === "day_closed") {
       S.setView(state, await getJSON(`/api/attempts/${v.id}`));
       draw();

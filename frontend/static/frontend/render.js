@@ -200,6 +200,7 @@ export function render(root, state) {
   errorNode.hidden = !state.error;
   const v = state.view;
   $(root, "#table").hidden = !v;
+  $(root, "#close-notice").hidden = true;
   if (!v) return;
   const t = state.tally;
   $(root, "#mode").textContent = v.ranked ? fmt(gettext("Daily challenge of %(date)s"), { date: v.date })
@@ -212,9 +213,9 @@ export function render(root, state) {
   renderClose(root, state);
   const turn = $(root, "#turn");
   turn.textContent = state.busy ? gettext("The cards are moving…")
-    : v.over ? gettext("Game over") : v.turn === "player" ? gettext("Your turn: ask for a rank from your hand.")
+    : v.over || dayClosed(state) ? gettext("Game over") : v.turn === "player" ? gettext("Your turn: ask for a rank from your hand.")
       : gettext("The opponent's turn");
-  turn.dataset.turn = state.busy ? "busy" : v.over ? "over" : v.turn;
+  turn.dataset.turn = state.busy ? "busy" : v.over || dayClosed(state) ? "over" : v.turn;
   $(root, ".hand-box").hidden = (v.over || dayClosed(state)) && !state.busy;
   renderHand(root, state);
   renderHistory(root, state);
