@@ -141,7 +141,8 @@ class AttemptStartView(APIView):
             (400, doc.error("`bad_date`")), (401, doc.NOT_AUTHENTICATED),
             (404, doc.error("`not_found` / `not_open`: the day has not started")))},
         description="Today: the caller's one ranked attempt (201 created, 200 if it exists). "
-                    "A past day: unranked practice, resuming an unfinished one.",
+                    "A past day: unranked practice, resuming an unfinished one (or going on from the caller's "
+                    "ranked game of that day that the close cut short).",
     )
     def post(self, request, date: str):
         player = require_player(request)
@@ -187,8 +188,8 @@ class AskView(APIView):
         responses={200: doc.AttemptAfterAsk, **doc.errors(
             (400, doc.error("`illegal_ask` (rank not in hand), `bad_move`, or a malformed body")),
             (401, doc.NOT_AUTHENTICATED), (404, doc.error("`not_found`")),
-            (409, doc.error("`stale_move` (`move` is not the number of asks made; nothing changed) "
-                            "or `game_over`")),
+            (409, doc.error("`stale_move` (`move` is not the number of asks made; nothing changed), "
+                            "`game_over`, or `day_closed` (a ranked game of a day whose seed is now public)")),
             (413, doc.TOO_LARGE), (429, doc.RATE_LIMITED))},
         description="One ask. The game may end with it: the attempt is then `verifying` until a "
                     "worker's replay has verified it. Rate-limited per player.",

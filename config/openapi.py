@@ -122,8 +122,11 @@ class Challenge(serializers.Serializer):
     game = serializers.ChoiceField(["peche"])
     commitment = serializers.CharField(help_text="SHA-256 of the seed, hex; published when the day opens.")
     rules_version = serializers.IntegerField()
-    closes_at = serializers.DateTimeField()
-    seed = serializers.CharField(required=False, help_text="Only once the day has closed.")
+    closes_at = serializers.DateTimeField(help_text="Midnight: no new ranked game of this day starts after it.")
+    reveals_at = serializers.DateTimeField(
+        help_text="The close plus a short grace: ranked games still running may take asks until then; "
+                  "then the seed is published and no ranked ask of the day is accepted.")
+    seed = serializers.CharField(required=False, help_text="Only from `reveals_at` on.")
 
 
 # --- attempts ----------------------------------------------------------------------
@@ -183,6 +186,13 @@ class AttemptView(serializers.Serializer):
     outcome = Outcome(allow_null=True)
     reject_reason = serializers.CharField(required=False, help_text="Only when `rejected`.")
     result = VerifiedResult(required=False, help_text="Only when `verified`.")
+    asks_until = serializers.DateTimeField(required=False,
+                                           help_text="Ranked games only: the day's `reveals_at`, the last moment "
+                                                     "an ask is accepted.")
+    day_closed = serializers.BooleanField(required=False,
+                                          help_text="Ranked games only: true once `asks_until` has passed (an "
+                                                    "unfinished game then never ranks; it may go on as practice "
+                                                    "by starting that day's attempt).")
 
 
 class AskIn(serializers.Serializer):

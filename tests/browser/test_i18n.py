@@ -44,8 +44,14 @@ def test_picker_remembers_the_language(new_page):
     page = new_page(locale="en-US")
     page.goto(page.base + "/")
     assert page.text_content("h1") == "Today's card games"
+    # Moving through the choices changes nothing; only an explicit choice does.
+    page.focus(".lang button[value=fr]")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Tab")
+    assert page.text_content("h1") == "Today's card games"
     with page.expect_navigation():
-        page.select_option("#lang-picker", "de")
+        page.click(".lang button[value=de]")
     assert page.text_content("h1") == "Die Kartenspiele des Tages"
+    assert page.get_attribute(".lang button[value=de]", "aria-current") == "true"
     page.goto(page.base + "/daily/archive/")
     assert page.text_content("h1") == "Vergangene Tage"

@@ -68,3 +68,21 @@ def test_leaderboard_on_a_phone(new_page):
     page.goto(page.base + f"/leaderboard/{days.today().isoformat()}/")
     assert no_horizontal_scroll(page)
     screenshot(page, "leaderboard-portrait")
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "de-DE"])
+def test_histogram_draws_in_languages_with_a_decimal_comma(new_page, locale):
+    from challenges import days
+
+    for n in range(3):
+        finish_game(new_player(f"Komma {n}"))
+    page = new_page(locale=locale)
+    page.goto(page.base + f"/leaderboard/{days.today().isoformat()}/")
+    bars = page.locator(".histogram svg rect")
+    assert bars.count() >= 1
+    for i in range(bars.count()):
+        for attribute in ("x", "y", "width", "height"):
+            value = bars.nth(i).get_attribute(attribute)
+            assert "," not in value and float(value) >= 0, (attribute, value)
+        box = bars.nth(i).bounding_box()
+        assert box and box["width"] > 0 and box["height"] > 0  # drawn, not dropped as invalid
