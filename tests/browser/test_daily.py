@@ -19,25 +19,43 @@ def card(c: str) -> str:
     return c[:-1] + SUITS[c[-1]]
 
 
+A_RANK = dict(zip(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
+                  ["an ace", "a two", "a three", "a four", "a five", "a six", "a seven", "an eight", "a nine",
+                   "a ten", "a jack", "a queen", "a king"]))
+RANKS_OF = {r: (w.split(" ", 1)[1] + ("es" if w.endswith("x") else "s")) for r, w in A_RANK.items()}
+
+
 def event_text(e: dict) -> str:
-    """English announcement of an event (mirrors render.js eventText)."""
+    """English announcement of an event (mirrors render.js eventText): ranks in words."""
     me = e.get("seat") == 0
     if e["type"] == "ask":
+        a_rank = A_RANK[e["rank"]]
         if me:
-            return (f"You ask for a {e['rank']}: the opponent gives it to you." if e["given"]
-                    else f"You ask for a {e['rank']}: the opponent has none.")
-        return (f"The opponent asks for a {e['rank']}: you give it." if e["given"]
-                else f"The opponent asks for a {e['rank']}: you have none.")
+            return (f"You ask for {a_rank}: the opponent gives you theirs." if e["given"]
+                    else f"You ask for {a_rank}: the opponent has none.")
+        return (f"The opponent asks for {a_rank}: you give yours." if e["given"]
+                else f"The opponent asks for {a_rank}: you have none.")
     if e["type"] == "draw":
         if me:
             return (f"You go fishing and draw {card(e['card'])}." if e["why"] == "fish"
                     else f"Your hand is empty: you draw {card(e['card'])}.")
         return "The opponent goes fishing." if e["why"] == "fish" else "The opponent's hand is empty: it draws a card."
     if e["type"] == "pair":
-        return f"You lay down a pair of {e['rank']}." if me else f"The opponent lays down a pair of {e['rank']}."
+        ranks = RANKS_OF[e["rank"]]
+        return f"You lay down a pair of {ranks}." if me else f"The opponent lays down a pair of {ranks}."
     if e["type"] == "pass":
         return "You pass." if me else "The opponent passes."
     return f"Game over: {e['player_pairs']} pairs to {e['opponent_pairs']}."
+
+
+def history_lines(history: list[dict]) -> list[str]:
+    """What the log says of earlier asks after a reload (mirrors state.js announcementsOf)."""
+    lines = []
+    for h in history:
+        lines.append(event_text({"type": "ask", "seat": h["seat"], "rank": h["rank"], "given": h["given"]}))
+        if h["fished"]:
+            lines.append("You go fishing." if h["seat"] == 0 else "The opponent goes fishing.")
+    return lines
 
 
 def history_text(h: dict) -> str:
@@ -61,6 +79,16 @@ def snapshot(page) -> dict:
         counters: ['player-pairs','opponent-pairs','opponent-hand-size','lake-size','asks']
             .map(id => document.getElementById(id).textContent),
     })""")
+
+
+def attempt_id(page) -> int:
+    return page.evaluate("fetch('/api/challenges/today/attempt', {method: 'POST', headers: {'X-CSRFToken': "
+                         "document.cookie.match(/csrftoken=([^;]+)/)[1]}}).then(r => r.json()).then(v => v.id)")
+
+
+def buckets(page) -> tuple[list[str], list[str]]:
+    return (page.eval_on_selector_all("#player-bucket li", "ls => ls.map(l => l.dataset.rank)"),
+            page.eval_on_selector_all("#opponent-bucket li", "ls => ls.map(l => l.dataset.rank)"))
 
 
 def wait_my_turn_or_end(page):
@@ -99,6 +127,10 @@ def test_full_game_with_the_keyboard_only(new_page, request):
         asks += 1
         page.wait_for_function(f"document.getElementById('asks').textContent === '{asks}' && "
                                "document.querySelector('#turn').dataset.turn !== 'busy'")
+        # The pairs laid on the table, on both sides, are the server's.
+        view = page.request.get(page.base + f"/api/attempts/{attempt_id(page)}").json()
+        assert buckets(page) == (view["player_pairs"], view["opponent_pairs"])
+        assert page.locator("#opponent-hand .back").count() == view["opponent_hand_size"]
         if asks == 4:
             before = snapshot(page)
             page.reload()
@@ -114,10 +146,16 @@ def test_full_game_with_the_keyboard_only(new_page, request):
 
     history = attempt_view(attempt)["history"]
     assert page.locator("#history li").all_text_contents() == [history_text(h) for h in history]
-    # The live region announced exactly the events of the asks made since the reload.
+    # The log: rebuilt from the history by the reload, then every event announced since.
+    from games.peche import ENGINE
+
     events = [e for batch in replay_events(attempt.challenge.seed, attempt.moves)[log_from:] for e in batch]
-    assert page.locator("#log p").all_text_contents() == [event_text(e) for e in events]
+    at_reload = ENGINE.view(ENGINE.replay({"seed": attempt.challenge.seed}, attempt.moves[:log_from], partial=True),
+                            0)["history"]
+    assert page.locator("#log p").all_text_contents() == history_lines(at_reload) + [event_text(e) for e in events]
     assert page.get_attribute("#log", "aria-live") == "polite"
+    # The game over, the focus is on the end panel, not lost to <body>.
+    assert page.evaluate("document.activeElement.id") == "end-title"
     # End panel: numbers, then the rank appears without a reload.
     outcome = events[-1]
     assert page.text_content("#end-score") == str(outcome["score"])

@@ -2,10 +2,11 @@
 // Errors are thrown as ApiError with .code (the server's "error" field) and .status.
 
 export class ApiError extends Error {
-  constructor(code, detail, status) {
+  constructor(code, detail, status, retryAfter = null) {
     super(detail || code);
     this.code = code;
     this.status = status;
+    this.retryAfter = retryAfter;  // seconds, from a 429's Retry-After
   }
 }
 
@@ -30,7 +31,9 @@ async function request(method, url, body) {
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {
-    throw new ApiError((data && data.error) || "http_" + response.status, data && data.detail, response.status);
+    const retryAfter = Number(response.headers.get("Retry-After")) || null;
+    throw new ApiError((data && data.error) || "http_" + response.status, data && data.detail, response.status,
+      retryAfter);
   }
   return data;
 }

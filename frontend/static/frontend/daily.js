@@ -2,6 +2,7 @@
 // sends asks, plays the returned events out one by one, polls the verification.
 /* global gettext */
 import { getJSON, postJSON } from "./api.js";
+import { fmt } from "./dom.js";
 import * as S from "./state.js";
 import { mount, render } from "./render.js";
 
@@ -15,14 +16,26 @@ const state = S.createState(config);
 const draw = () => render(root, state);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// Every error the page can meet, as a sentence (the code goes to the console only).
 const MESSAGES = {
   bad_name: () => gettext("That name cannot be used. Try letters and digits."),
   name_taken: () => gettext("This name is already taken."),
   network: () => gettext("The server cannot be reached. Try again."),
+  rate_limited: (err) => (err.retryAfter
+    ? fmt(gettext("Too many requests: try again in %(seconds)s seconds."), { seconds: err.retryAfter })
+    : gettext("Too many requests: try again in a moment.")),
+  not_authenticated: () => gettext("You are no longer signed in: reload the page to play."),
+  not_found: () => gettext("This game cannot be found: reload the page."),
+  illegal_ask: () => gettext("You no longer hold that rank: the game has moved on."),
+  bad_move: () => gettext("That is not a rank of your hand."),
+  game_over: () => gettext("This game is already over."),
+  not_open: () => gettext("This day has not started yet."),
 };
 function fail(err) {
   const message = MESSAGES[err.code];
-  S.setError(state, message ? message() : gettext("Something went wrong.") + " (" + (err.code || err) + ")");
+  if (!message) console.warn("unexpected error", err.code, err.message);
+  S.setError(state, message ? message(err) : err.status >= 500
+    ? gettext("The server had a problem. Try again in a moment.") : gettext("Something went wrong. Reload the page."));
   S.setBusy(state, false);
   draw();
 }
@@ -78,25 +91,44 @@ async function onAsk(rank) {
   try {
     next = await postJSON(`/api/attempts/${v.id}/asks`, { rank, move: v.move });
   } catch (err) {
-    // day_closed: the close notice says it, with the way on as practice.
-    if (err.code === "day_closed") S.setBusy(state, false); else fail(err);
-    if (err.code === "stale_move" || err.code === "game_over" || err.code === "day_closed") {
+    // Another tab (or a retry) moved this game on, or the day closed: the page catches
+    // up with the server's view and says so in words.
+    const catchUp = { stale_move: () => gettext("This game moved on in another tab: here it is as it stands now."),
+      game_over: () => gettext("This game is already over."), illegal_ask: () => null, day_closed: () => null }[err.code];
+    if (!catchUp) return fail(err);
+    try {
       S.setView(state, await getJSON(`/api/attempts/${v.id}`));
-      draw();
+    } catch (again) {
+      return fail(again);
     }
+    S.setBusy(state, false);
+    S.setNotice(state, catchUp());
+    draw();
     return;
   }
+  S.setNotice(state, null);
   S.beginPlayback(state, next);
   for (const [i, event] of next.events.entries()) {
     S.revealEvent(state, event);
     draw();
-    // Step by step: the player's own result first, then each of the opponent's moves.
-    if (i < next.events.length - 1 && config.stepMs > 0) await sleep(config.stepMs);
+    // Step by step: the player's own result first, then each of the opponent's moves
+    // (a key or a tap shows the rest at once).
+    if (i < next.events.length - 1 && config.stepMs > 0 && !state.hurry) await sleep(config.stepMs);
   }
   S.endPlayback(state, next);
   draw();
   pollVerification();
 }
+
+// A key or a tap while the cards move finishes the motion and the playback; it never asks.
+function hurry(ev) {
+  if (!state.busy || !state.pending) return;
+  if (ev.type === "keydown" && ["Tab", "Shift", "Alt", "Control", "Meta"].includes(ev.key)) return;
+  S.hurry(state);
+  for (const motion of document.getAnimations()) motion.finish();
+}
+document.addEventListener("keydown", hurry, true);
+document.addEventListener("pointerdown", hurry, true);
 
 let polling = false;
 async function pollVerification() {
@@ -132,8 +164,11 @@ async function onShare(text) {
 }
 
 async function onAgain() {
-  S.setView(state, await postJSON(`/api/challenges/${config.date}/attempt`));
-  state.announcements.length = 0;
+  try {
+    S.setView(state, await postJSON(`/api/challenges/${config.date}/attempt`));
+  } catch (err) {
+    return fail(err);
+  }
   draw();
 }
 

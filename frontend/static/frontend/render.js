@@ -19,27 +19,48 @@ export function cardLabel(card) {
   return rankLabel(card.slice(0, -1)) + SUITS[card.slice(-1)];
 }
 
-// The words of one event, as announced in the live region.
+// A rank inside a sentence, in the language's own grammar: "an ace", "un as", "einen
+// Buben"; and after "a pair of": "aces", "d'as" (French elides), "Buben".
+const RANK_WORDS = {
+  A: () => [pgettext("one card of rank", "an ace"), pgettext("pair of", "aces")],
+  2: () => [pgettext("one card of rank", "a two"), pgettext("pair of", "twos")],
+  3: () => [pgettext("one card of rank", "a three"), pgettext("pair of", "threes")],
+  4: () => [pgettext("one card of rank", "a four"), pgettext("pair of", "fours")],
+  5: () => [pgettext("one card of rank", "a five"), pgettext("pair of", "fives")],
+  6: () => [pgettext("one card of rank", "a six"), pgettext("pair of", "sixes")],
+  7: () => [pgettext("one card of rank", "a seven"), pgettext("pair of", "sevens")],
+  8: () => [pgettext("one card of rank", "an eight"), pgettext("pair of", "eights")],
+  9: () => [pgettext("one card of rank", "a nine"), pgettext("pair of", "nines")],
+  10: () => [pgettext("one card of rank", "a ten"), pgettext("pair of", "tens")],
+  J: () => [pgettext("one card of rank", "a jack"), pgettext("pair of", "jacks")],
+  Q: () => [pgettext("one card of rank", "a queen"), pgettext("pair of", "queens")],
+  K: () => [pgettext("one card of rank", "a king"), pgettext("pair of", "kings")],
+};
+const aRank = (rank) => RANK_WORDS[rank]()[0];
+const ranksOf = (rank) => RANK_WORDS[rank]()[1];
+
+// The words of one event, as announced in the live region. Events rebuilt from the
+// history after a reload (``replayed``) no longer know which card was fished.
 export function eventText(e) {
-  const rank = e.rank ? rankLabel(e.rank) : "";
   switch (e.type) {
     case "ask":
       if (e.seat === 0) {
-        return e.given ? fmt(gettext("You ask for a %(rank)s: the opponent gives it to you."), { rank })
-          : fmt(gettext("You ask for a %(rank)s: the opponent has none."), { rank });
+        return e.given ? fmt(gettext("You ask for %(a_rank)s: the opponent gives you theirs."), { a_rank: aRank(e.rank) })
+          : fmt(gettext("You ask for %(a_rank)s: the opponent has none."), { a_rank: aRank(e.rank) });
       }
-      return e.given ? fmt(gettext("The opponent asks for a %(rank)s: you give it."), { rank })
-        : fmt(gettext("The opponent asks for a %(rank)s: you have none."), { rank });
+      return e.given ? fmt(gettext("The opponent asks for %(a_rank)s: you give yours."), { a_rank: aRank(e.rank) })
+        : fmt(gettext("The opponent asks for %(a_rank)s: you have none."), { a_rank: aRank(e.rank) });
     case "draw":
       if (e.seat === 0) {
+        if (e.replayed) return gettext("You go fishing.");
         return e.why === "fish" ? fmt(gettext("You go fishing and draw %(card)s."), { card: cardLabel(e.card) })
           : fmt(gettext("Your hand is empty: you draw %(card)s."), { card: cardLabel(e.card) });
       }
       return e.why === "fish" ? gettext("The opponent goes fishing.")
         : gettext("The opponent's hand is empty: it draws a card.");
     case "pair":
-      return e.seat === 0 ? fmt(gettext("You lay down a pair of %(rank)s."), { rank })
-        : fmt(gettext("The opponent lays down a pair of %(rank)s."), { rank });
+      return e.seat === 0 ? fmt(gettext("You lay down a pair of %(ranks)s."), { ranks: ranksOf(e.rank) })
+        : fmt(gettext("The opponent lays down a pair of %(ranks)s."), { ranks: ranksOf(e.rank) });
     case "pass":
       return e.seat === 0 ? gettext("You pass.") : gettext("The opponent passes.");
     case "end":
@@ -94,22 +115,96 @@ export function shareText(state) {
 
 let shownAttempt = null;  // a newly shown attempt takes the focus to its hand
 
+function cardFace(card) {
+  return el("span", { class: "card face suit-" + card.slice(-1) },
+    el("span", { class: "card-rank", text: rankLabel(card.slice(0, -1)) }),
+    el("span", { class: "card-suit", "aria-hidden": "true", text: SUITS[card.slice(-1)] }));
+}
+
 function renderHand(root, state) {
   const v = state.view;
+  const cards = state.tally.hand;  // the view's hand, or as the running playback left it
   const hand = $(root, "#hand");
   const hadFocus = hand.contains(document.activeElement) || document.activeElement === document.body
     || shownAttempt !== v.id;
   shownAttempt = v.id;
   const myTurn = v.turn === "player" && !state.busy;
-  const buttons = v.hand.map((card, i) => el("button", {
+  const buttons = cards.map((card, i) => el("button", {
     type: "button", class: "card suit-" + card.slice(-1), "data-rank": card.slice(0, -1), "data-card": card,
     "data-index": i, tabindex: i === state.focus ? "0" : "-1", "aria-disabled": myTurn ? null : "true",
-    "aria-label": fmt(gettext("Ask for a %(rank)s (%(card)s)"), { rank: rankLabel(card.slice(0, -1)), card: cardLabel(card) }),
+    "aria-label": fmt(gettext("Ask for %(a_rank)s (%(card)s)"), { a_rank: aRank(card.slice(0, -1)), card: cardLabel(card) }),
   }, el("span", { class: "card-rank", text: rankLabel(card.slice(0, -1)) }),
   el("span", { class: "card-suit", "aria-hidden": "true", text: SUITS[card.slice(-1)] })));
   hand.replaceChildren(...buttons);
   hand.dataset.ready = myTurn ? "1" : "0";
-  if (hadFocus && buttons.length && !v.over) buttons[state.focus].focus({ preventScroll: false });
+  if (hadFocus && buttons.length && !v.over && !dayClosed(state)) {
+    buttons[Math.min(state.focus, buttons.length - 1)].focus({ preventScroll: true });
+  }
+}
+
+// Card backs: the opponent's hand across the table, the lake as a pile in the middle.
+function renderBacks(node, count, most) {
+  if (node.childElementCount === Math.min(count, most)) return;
+  node.replaceChildren(...Array.from({ length: Math.min(count, most) }, () => el("span", { class: "back" })));
+}
+
+// A bucket: the pairs one side has laid on the table, by rank, in the order laid.
+function renderBucket(node, ranks) {
+  node.dataset.ranks = ranks.join(" ");
+  if (node.childElementCount === ranks.length) return;
+  node.replaceChildren(...ranks.map((rank) => el("li", {
+    class: "pair", "data-rank": rank, "aria-label": fmt(gettext("a pair of %(ranks)s"), { ranks: ranksOf(rank) }),
+  }, el("span", { class: "mini", "aria-hidden": "true", text: rankLabel(rank) }),
+  el("span", { class: "mini", "aria-hidden": "true", text: rankLabel(rank) }))));
+}
+
+function renderTable(root, state) {
+  const t = state.tally;
+  renderBacks($(root, "#opponent-hand"), t.opponent_hand_size, 20);
+  // A pile's thickness, not every card: at most 12 backs, one per four cards.
+  renderBacks($(root, "#lake"), Math.ceil(t.lake_size / 4), 13);
+  renderBucket($(root, "#player-bucket"), t.player_pairs);
+  renderBucket($(root, "#opponent-bucket"), t.opponent_pairs);
+  $(root, "#player-pairs").textContent = t.player_pairs.length;
+  $(root, "#opponent-pairs").textContent = t.opponent_pairs.length;
+  $(root, "#lake-size").textContent = t.lake_size;
+  $(root, "#asks").textContent = t.asks;
+  $(root, "#opponent-hand-size").textContent = t.opponent_hand_size;
+}
+
+// Motion that explains: the cards of the event being revealed travel across the table.
+// Decoration only: the counters, buckets and the live region already say what happened.
+const MOTION = {
+  ask: (e) => e.given && (e.seat === 0 ? ["#opponent-hand", "#hand", null] : ["#hand", "#opponent-hand", e.rank]),
+  draw: (e) => ["#lake", e.seat === 0 ? "#hand" : "#opponent-hand", e.seat === 0 ? e.card : null],
+  pair: (e) => [e.seat === 0 ? "#hand" : "#opponent-hand", e.seat === 0 ? "#player-bucket" : "#opponent-bucket",
+    e.rank],
+};
+let moved = null;
+
+function animateMove(root, state) {
+  const e = state.moving;
+  if (!e || e === moved) return;
+  moved = e;
+  const path = MOTION[e.type] && MOTION[e.type](e);
+  if (!path || state.hurry || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const [from, to, face] = path;
+  const a = $(root, from).getBoundingClientRect();
+  const b = $(root, to).getBoundingClientRect();
+  // A card the player may see flies face up (a fished card, a rank given or paired);
+  // the opponent's cards fly face down.
+  const flyer = !face ? el("span", { class: "back" })
+    : /[SHDC]$/.test(face) ? cardFace(face)
+      : el("span", { class: "card face" }, el("span", { class: "card-rank", text: rankLabel(face) }));
+  flyer.classList.add("flyer");
+  flyer.setAttribute("aria-hidden", "true");
+  document.body.append(flyer);
+  const x0 = a.left + a.width / 2, y0 = a.top + a.height / 2, x1 = b.left + b.width / 2, y1 = b.top + b.height / 2;
+  const motion = flyer.animate([
+    { transform: `translate(${x0}px, ${y0}px) translate(-50%, -50%)` },
+    { transform: `translate(${x1}px, ${y1}px) translate(-50%, -50%)` },
+  ], { duration: Math.max(120, state.stepMs * 0.8), easing: "ease-in-out", fill: "forwards" });
+  motion.finished.catch(() => {}).then(() => flyer.remove());
 }
 
 function renderHistory(root, state) {
@@ -134,13 +229,18 @@ function renderLog(root, state) {
     log.append(el("p", { text: eventText(state.announcements[i]) }));
   }
   log.scrollTop = log.scrollHeight;
+  // The lines rebuilt from the history on load are not news: only what follows is read out.
+  log.setAttribute("aria-live", "polite");
 }
 
 function renderEnd(root, state) {
   const v = state.view;
   const panel = $(root, "#end");
+  const wasHidden = panel.hidden;
   panel.hidden = !(v.over && !state.busy);
   if (panel.hidden) return;
+  // The game ends: the focus goes to the end panel (it would otherwise fall to <body>).
+  if (wasHidden) requestAnimationFrame(() => $(root, "#end-title").focus());
   const o = v.outcome;
   $(root, "#end-title").textContent = o.outcome === "win" ? gettext("You win!")
     : o.outcome === "loss" ? gettext("You lose.") : gettext("A draw.");
@@ -198,18 +298,16 @@ export function render(root, state) {
   const errorNode = $(root, "#error");
   errorNode.textContent = state.error || "";
   errorNode.hidden = !state.error;
+  const noticeNode = $(root, "#notice");
+  noticeNode.textContent = state.notice || "";
+  noticeNode.hidden = !state.notice;
   const v = state.view;
   $(root, "#table").hidden = !v;
   $(root, "#close-notice").hidden = true;
   if (!v) return;
-  const t = state.tally;
   $(root, "#mode").textContent = v.ranked ? fmt(gettext("Daily challenge of %(date)s"), { date: v.date })
     : fmt(gettext("Practice: deal of %(date)s (not ranked)"), { date: v.date });
-  $(root, "#player-pairs").textContent = t.player_pairs;
-  $(root, "#opponent-pairs").textContent = t.opponent_pairs;
-  $(root, "#lake-size").textContent = t.lake_size;
-  $(root, "#asks").textContent = t.asks;
-  $(root, "#opponent-hand-size").textContent = v.opponent_hand_size;
+  renderTable(root, state);
   renderClose(root, state);
   const turn = $(root, "#turn");
   turn.textContent = state.busy ? gettext("The cards are moving…")
@@ -221,4 +319,5 @@ export function render(root, state) {
   renderHistory(root, state);
   renderLog(root, state);
   renderEnd(root, state);
+  animateMove(root, state);
 }

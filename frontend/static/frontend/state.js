@@ -4,6 +4,7 @@
 export function createState(config) {
   return {
     date: config.date,          // "today" or YYYY-MM-DD
+    stepMs: config.stepMs,      // the pause between two events of a playback
     player: null,               // {id, name} once known
     needsName: false,
     challenge: null,            // {date, commitment, closes_at, seed?}
@@ -12,7 +13,10 @@ export function createState(config) {
     nextDeal: null,             // closes_at of today's challenge (the countdown)
     shownHistory: 0,            // history entries revealed so far (step-by-step playback)
     tally: null,                // counters shown during playback
-    announcements: [],          // every announced event, in order
+    announcements: [],          // every announced event, in order (rebuilt from the history on load)
+    moving: null,               // the event whose cards are moving on the table
+    hurry: false,               // the player asked to see the end of the playback at once
+    notice: null,               // a message that is not an error (e.g. another tab moved on)
     focus: 0,                   // index of the focused card in the hand
     busy: false,                // a request or a playback is running
     error: null,                // a message key for the error line
@@ -30,23 +34,40 @@ export function setChallenge(state, challenge) {
   state.challenge = challenge;
 }
 
+// What the table shows. Between two views it follows the events one by one (cards
+// given, fished, paired); each new view from the server replaces it whole.
 function tallyOf(view) {
   return {
-    player_pairs: view.player_pairs.length,
-    opponent_pairs: view.opponent_pairs.length,
+    player_pairs: [...view.player_pairs],
+    opponent_pairs: [...view.opponent_pairs],
+    hand: [...view.hand],
+    opponent_hand_size: view.opponent_hand_size,
     lake_size: view.lake_size,
     asks: view.asks,
     opponent_asks: view.opponent_asks,
   };
 }
 
+// What a reload can still say of the game: the asks and fishing of the history (the
+// cards fished are no longer known), so the log reads as it did.
+function announcementsOf(view) {
+  const said = [];
+  for (const h of view.history) {
+    said.push({ type: "ask", seat: h.seat, rank: h.rank, given: h.given, replayed: true });
+    if (h.fished) said.push({ type: "draw", seat: h.seat, why: "fish", replayed: true });
+  }
+  return said;
+}
+
 // A complete view from the server: shown as it is (page load, reload, after playback).
 export function setView(state, view) {
+  const first = !state.view || state.view.id !== view.id;
   state.view = view;
   state.pending = null;
   state.shownHistory = view.history.length;
   state.tally = tallyOf(view);
   state.focus = Math.max(0, Math.min(state.focus, view.hand.length - 1));
+  if (first) state.announcements = announcementsOf(view);
 }
 
 // Start the playback of an ask's events: the previous view stays on screen while the
@@ -66,23 +87,46 @@ export function setNextDeal(state, closesAt) {
   state.nextDeal = closesAt;
 }
 
-// One event revealed: counters follow the events, history entries appear as asked.
+// One event revealed: the table follows it (no rule is decided here: the events say
+// what moved; the next view from the server is the truth).
 export function revealEvent(state, event) {
   const t = state.tally;
+  const mine = event.seat === 0;
   if (event.type === "ask") {
     state.shownHistory += 1;
-    if (event.seat === 0) t.asks += 1; else t.opponent_asks += 1;
+    if (mine) t.asks += 1; else t.opponent_asks += 1;
+    if (event.given && mine) t.opponent_hand_size -= 1;
+    if (event.given && !mine) {
+      t.hand = t.hand.filter((card) => card.slice(0, -1) !== event.rank);
+      t.opponent_hand_size += 1;
+    }
   } else if (event.type === "draw") {
     t.lake_size -= 1;
+    if (mine) t.hand.push(event.card); else t.opponent_hand_size += 1;
   } else if (event.type === "pair") {
-    if (event.seat === 0) t.player_pairs += 1; else t.opponent_pairs += 1;
+    if (mine) {
+      t.player_pairs.push(event.rank);
+      t.hand = t.hand.filter((card) => card.slice(0, -1) !== event.rank);
+    } else {
+      t.opponent_pairs.push(event.rank);
+      t.opponent_hand_size -= 2;
+    }
   }
   state.announcements.push(event);
+  state.moving = event;
 }
 
 export function endPlayback(state, view) {
   setView(state, view);
   state.busy = false;
+  state.moving = null;
+  state.hurry = false;
+}
+
+// A key or a tap during the playback: the running motion ends and the rest plays at
+// once (it never plays a move: asks wait for the playback to end).
+export function hurry(state) {
+  if (state.busy && state.pending) state.hurry = true;
 }
 
 export function setBusy(state, busy) {
@@ -124,4 +168,8 @@ export function closing(state) {
   const v = state.view;
   return Boolean(v && v.ranked && !v.over && v.asks_until && !dayClosed(state)
     && Date.parse(v.asks_until) - state.now <= CLOSE_WARNING_MS);
+}
+
+export function setNotice(state, notice) {
+  state.notice = notice;
 }
