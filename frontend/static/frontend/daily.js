@@ -15,6 +15,12 @@ const config = {
 const state = S.createState(config);
 const draw = () => render(root, state);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// The pause between two events of a playback, which a key or a tap cuts short.
+let wake = null;
+const pause = (ms) => new Promise((resolve) => {
+  const timer = setTimeout(resolve, ms);
+  wake = () => { clearTimeout(timer); resolve(); };
+});
 
 // Every error the page can meet, as a sentence (the code goes to the console only).
 const MESSAGES = {
@@ -113,22 +119,35 @@ async function onAsk(rank) {
     draw();
     // Step by step: the player's own result first, then each of the opponent's moves
     // (a key or a tap shows the rest at once).
-    if (i < next.events.length - 1 && config.stepMs > 0 && !state.hurry) await sleep(config.stepMs);
+    if (i < next.events.length - 1 && config.stepMs > 0 && !state.hurry) await pause(config.stepMs);
   }
   S.endPlayback(state, next);
   draw();
   pollVerification();
 }
 
-// A key or a tap while the cards move finishes the motion and the playback; it never asks.
+// A key or a tap while the cards move finishes the motion and the playback; it never
+// asks. The playback then ends before the key's or the tap's own click would reach a
+// card, so that click is swallowed.
+let swallowClickUntil = 0;
 function hurry(ev) {
   if (!state.busy || !state.pending) return;
   if (ev.type === "keydown" && ["Tab", "Shift", "Alt", "Control", "Meta"].includes(ev.key)) return;
+  ev.preventDefault();
+  ev.stopPropagation();
+  if (ev.type === "pointerdown") swallowClickUntil = performance.now() + 1000;
   S.hurry(state);
   for (const motion of document.getAnimations()) motion.finish();
+  if (wake) wake();
 }
 document.addEventListener("keydown", hurry, true);
 document.addEventListener("pointerdown", hurry, true);
+document.addEventListener("click", (ev) => {
+  if (performance.now() > swallowClickUntil) return;
+  swallowClickUntil = 0;
+  ev.preventDefault();
+  ev.stopPropagation();
+}, true);
 
 let polling = false;
 async function pollVerification() {

@@ -203,7 +203,7 @@ function animateMove(root, state) {
   const motion = flyer.animate([
     { transform: `translate(${x0}px, ${y0}px) translate(-50%, -50%)` },
     { transform: `translate(${x1}px, ${y1}px) translate(-50%, -50%)` },
-  ], { duration: Math.max(120, state.stepMs * 0.8), easing: "ease-in-out", fill: "forwards" });
+  ], { duration: Math.min(700, Math.max(120, state.stepMs * 0.8)), easing: "ease-in-out", fill: "forwards" });
   motion.finished.catch(() => {}).then(() => flyer.remove());
 }
 
