@@ -68,7 +68,10 @@ def _histogram(bins: list[dict]) -> dict | None:
 
 def _row(entry: dict) -> dict:
     # The selector's entry keys have changed shape before ("name" vs "player__name").
-    return {**entry, "name": entry.get("name", entry.get("player__name"))}
+    # The finish time is shown in the challenge's own timezone: it breaks ties.
+    finished = entry.get("finished_at")
+    return {**entry, "name": entry.get("name", entry.get("player__name")),
+            "finished": finished.astimezone(days.zone()) if finished else None}
 
 
 def leaderboard_go(request):
