@@ -19,11 +19,17 @@ run: install messages
 	$(BIN)/python manage.py ensure_challenges
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-# Debian's Chromium for the browser tests (Playwright cannot download browsers here).
+# Debian's Chromium for the browser tests (Playwright cannot download browsers here),
+# libfaketime for the test that runs a server through midnight, and axe-core (pinned in
+# package-lock.json) for the accessibility test.
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium fonts-noto-cjk)
+	@command -v faketime >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq faketime)
 
-test: install messages browser-deps
+node_modules/axe-core/axe.min.js: package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+
+test: install messages browser-deps node_modules/axe-core/axe.min.js
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 bench: install

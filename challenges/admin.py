@@ -26,6 +26,10 @@ from . import days, services
 from .models import Attempt, DailyChallenge, Player, Review
 
 
+# Django's log-in page has no heading of its own; ours names the page.
+admin.site.login_template = "admin/peche_login.html"
+
+
 class ReadOnlyAdmin(admin.ModelAdmin):
     """Rows written by the site's own services only."""
 

@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -24,6 +26,9 @@ api = [
 ]
 
 urlpatterns = [
+    # Pages that name no icon (the admin's) make browsers ask for this one. Resolved per
+    # request: production's hashed name exists only once collectstatic has run.
+    path("favicon.ico", lambda request: redirect(static("frontend/favicon.svg"), permanent=True)),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("api/schema", SpectacularAPIView.as_view(), name="schema"),

@@ -132,7 +132,8 @@ function renderHand(root, state) {
   const buttons = cards.map((card, i) => el("button", {
     type: "button", class: "card suit-" + card.slice(-1), "data-rank": card.slice(0, -1), "data-card": card,
     "data-index": i, tabindex: i === state.focus ? "0" : "-1", "aria-disabled": myTurn ? null : "true",
-    "aria-label": fmt(gettext("Ask for %(a_rank)s (%(card)s)"), { a_rank: aRank(card.slice(0, -1)), card: cardLabel(card) }),
+    // The name starts with what the card shows (speech input users say what they see).
+    "aria-label": fmt(gettext("%(card)s: ask for %(a_rank)s"), { a_rank: aRank(card.slice(0, -1)), card: cardLabel(card) }),
   }, el("span", { class: "card-rank", text: rankLabel(card.slice(0, -1)) }),
   el("span", { class: "card-suit", "aria-hidden": "true", text: SUITS[card.slice(-1)] })));
   hand.replaceChildren(...buttons);
