@@ -1,0 +1,106 @@
+"""Pictures of the main pages for the README, taken with Debian's Chromium.
+
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
+
+Starts its own server on a fresh SQLite database (nothing of yours is touched), lets a few
+players finish the day's game through the API so the leaderboard has rows, plays part of
+a game in the browser, and saves the daily table (desktop and phone) and the leaderboard.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(base: str, method: str, path: str, body=None, token=None):
+    request = urllib.request.Request(base + path, method=method, headers={"Content-Type": "application/json"},
+                                     data=None if body is None else json.dumps(body).encode())
+    if token:
+        request.add_header("Authorization", f"Token {token}")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def finish_games(base: str, names: list[str]) -> None:
+    """Each player asks, in turn, for the i-th card of their hand: games of all strengths."""
+    for n, name in enumerate(names):
+        token = call(base, "POST", "/api/players", {"name": name})["token"]
+        view = call(base, "POST", "/api/challenges/today/attempt", token=token)
+        while not view["over"]:
+            rank = view["hand"][(n + view["move"]) % len(view["hand"])][:-1]
+            view = call(base, "POST", f"/api/attempts/{view['id']}/asks", {"rank": rank, "move": view["move"]},
+                        token=token)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        env.update(DJANGO_SETTINGS_MODULE="config.settings.local", DATABASE_URL=f"sqlite:///{tmp}/db.sqlite3",
+                   LOCAL_SECRETS_DIR=f"{tmp}/secrets", RATE_LIMIT_PLAYERS="off", DJANGO_DEBUG="false")
+        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+        server = subprocess.Popen([sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+                                  cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(100):
+                try:
+                    urllib.request.urlopen(base + "/healthz", timeout=1)
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            finish_games(base, ["Camille", "Haruto", "Lena", "Noah", "Inès", "Yuki", "Jonas", "Zoé"])
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                for name, viewport, locale in (("daily-desktop", {"width": 1280, "height": 800}, "fr-FR"),
+                                               ("daily-phone", {"width": 390, "height": 844}, "en-US")):
+                    page = browser.new_context(viewport=viewport, locale=locale, device_scale_factor=1,
+                                               extra_http_headers={"Accept-Language": locale}).new_page()
+                    page.add_init_script("window.PECHE_STEP_MS = 5;")
+                    page.goto(base + "/daily/")
+                    page.fill("#name-input", f"Photo {name[-5:]}")
+                    page.press("#name-input", "Enter")
+                    for _ in range(7):
+                        page.wait_for_function("document.querySelector('#turn').dataset.turn === 'player'")
+                        page.keyboard.press("ArrowRight")
+                        page.keyboard.press("Enter")
+                        page.wait_for_function("document.querySelector('#turn').dataset.turn !== 'busy'")
+                    page.wait_for_timeout(800)  # the last cards land
+                    page.screenshot(path=str(args.out / f"{name}.png"))
+                    if name == "daily-desktop":
+                        page.goto(base + "/leaderboard/")
+                        page.screenshot(path=str(args.out / "leaderboard.png"))
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(10)
+    print("\n".join(str(p) for p in sorted(args.out.glob("*.png"))))
+
+
+if __name__ == "__main__":
+    main()
