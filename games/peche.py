@@ -42,7 +42,7 @@ class Knowledge:
 class PecheState:
     __slots__ = (
         "deck", "lake_next", "hands", "pairs", "pairs_by_rank", "turn", "asks",
-        "history", "knowledge", "over",
+        "history", "knowledge", "over", "reasons",
     )
 
     def __init__(self, deck: list[str]) -> None:
@@ -57,6 +57,7 @@ class PecheState:
         self.history: list[tuple[int, str, bool, bool]] = []  # every ask: seat, rank, given, fished
         self.knowledge = Knowledge()
         self.over = False
+        self.reasons: list[dict[str, Any]] | None = None  # replays only: why the opponent asked
 
     @property
     def lake_size(self) -> int:
@@ -155,6 +156,25 @@ def opponent_choice(state: PecheState) -> str:
     return best_rank
 
 
+def opponent_reasons(state: PecheState) -> dict[str, Any]:
+    """Why the opponent asks what ``opponent_choice`` picks, for public replays: a rank it
+    knows the player holds, or for each rank of its hand the chance (public knowledge
+    only) that the player holds one. The choice itself stays ``opponent_choice``'s."""
+    rank = opponent_choice(state)
+    knowledge = state.knowledge
+    if rank in knowledge.known:
+        return {"rank": rank, "known": True, "chances": {}}
+    m = len(state.hands[PLAYER]) - len(knowledge.known)
+    total = 52 - state.lake_next + m
+    chances = {}
+    for held in state.hands[OPPONENT]:
+        seen_at = knowledge.absent.get(held)
+        k = m if seen_at is None or knowledge.draws - seen_at > m else knowledge.draws - seen_at
+        n, d = _miss_chance(total, 3 - 2 * state.pairs_by_rank[held], k)
+        chances[held] = 1 - n / d
+    return {"rank": rank, "known": False, "chances": chances}
+
+
 def _advance(state: PecheState, events: list | None) -> None:
     """Play every step that needs no decision of the player."""
     hands = state.hands
@@ -169,9 +189,23 @@ def _advance(state: PecheState, events: list | None) -> None:
         elif seat == PLAYER:
             return
         else:
+            if state.reasons is not None:
+                state.reasons.append(opponent_reasons(state))
             _ask(state, OPPONENT, opponent_choice(state), events)
     if events is not None:
         events.append({"type": "end", **outcome_of(state)})
+
+
+def _table(state: PecheState) -> dict[str, Any]:
+    """Everything on the table, both hands and the lake face up (a finished day only)."""
+    return {
+        "hands": [list(state.hands[PLAYER].values()), list(state.hands[OPPONENT].values())],
+        "lake": state.deck[state.lake_next:],
+        "pairs": [list(state.pairs[PLAYER]), list(state.pairs[OPPONENT])],
+        "asks": list(state.asks),
+        "over": state.over,
+        "outcome": outcome_of(state) if state.over else None,
+    }
 
 
 def outcome_of(state: PecheState) -> dict[str, Any]:
@@ -273,6 +307,28 @@ class PecheEngine:
         if not state.over and not partial:
             raise ReplayError("incomplete", len(moves))
         return state
+
+    def trace(self, seed: str, moves: list[str]) -> list[dict[str, Any]]:
+        """The whole game face up, for public replays once the seed is public: the deal,
+        then for each of the player's asks every event it led to (cards included), why
+        the opponent asked what it asked, and the table after it. Stops before a move
+        the rules refuse."""
+        state = self.new(seed=seed)
+        steps = [{"ask": None, "events": [], "reasons": [], **_table(state)}]
+        for move in moves:
+            if state.over:
+                break
+            try:
+                _check_ask(state, move)
+            except GameError:
+                break
+            events: list[dict[str, Any]] = []
+            state.reasons = []
+            _ask(state, PLAYER, move, events)
+            _advance(state, events)
+            steps.append({"ask": move, "events": events, "reasons": state.reasons, **_table(state)})
+        state.reasons = None
+        return steps
 
     def conformance(self, case: dict[str, Any]) -> dict[str, Any]:
         try:

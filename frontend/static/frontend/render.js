@@ -4,78 +4,9 @@
 
 import { $, SUITS, el, fmt, onArrows, onFocusIndex } from "./dom.js";
 import { closing, dayClosed, visibleHistory } from "./state.js";
+import { aRank, cardFace, cardLabel, eventText, historyText, rankLabel, renderBacks, renderBucket } from "./table.js";
 
-export function rankLabel(rank) {
-  switch (rank) {
-    case "A": return pgettext("rank", "A");
-    case "J": return pgettext("rank", "J");
-    case "Q": return pgettext("rank", "Q");
-    case "K": return pgettext("rank", "K");
-    default: return rank;
-  }
-}
-
-export function cardLabel(card) {
-  return rankLabel(card.slice(0, -1)) + SUITS[card.slice(-1)];
-}
-
-// A rank inside a sentence, in the language's own grammar: "an ace", "un as", "einen
-// Buben"; and after "a pair of": "aces", "d'as" (French elides), "Buben".
-const RANK_WORDS = {
-  A: () => [pgettext("one card of rank", "an ace"), pgettext("pair of", "aces")],
-  2: () => [pgettext("one card of rank", "a two"), pgettext("pair of", "twos")],
-  3: () => [pgettext("one card of rank", "a three"), pgettext("pair of", "threes")],
-  4: () => [pgettext("one card of rank", "a four"), pgettext("pair of", "fours")],
-  5: () => [pgettext("one card of rank", "a five"), pgettext("pair of", "fives")],
-  6: () => [pgettext("one card of rank", "a six"), pgettext("pair of", "sixes")],
-  7: () => [pgettext("one card of rank", "a seven"), pgettext("pair of", "sevens")],
-  8: () => [pgettext("one card of rank", "an eight"), pgettext("pair of", "eights")],
-  9: () => [pgettext("one card of rank", "a nine"), pgettext("pair of", "nines")],
-  10: () => [pgettext("one card of rank", "a ten"), pgettext("pair of", "tens")],
-  J: () => [pgettext("one card of rank", "a jack"), pgettext("pair of", "jacks")],
-  Q: () => [pgettext("one card of rank", "a queen"), pgettext("pair of", "queens")],
-  K: () => [pgettext("one card of rank", "a king"), pgettext("pair of", "kings")],
-};
-const aRank = (rank) => RANK_WORDS[rank]()[0];
-const ranksOf = (rank) => RANK_WORDS[rank]()[1];
-
-// The words of one event, as announced in the live region. Events rebuilt from the
-// history after a reload (``replayed``) no longer know which card was fished.
-export function eventText(e) {
-  switch (e.type) {
-    case "ask":
-      if (e.seat === 0) {
-        return e.given ? fmt(gettext("You ask for %(a_rank)s: the opponent gives you theirs."), { a_rank: aRank(e.rank) })
-          : fmt(gettext("You ask for %(a_rank)s: the opponent has none."), { a_rank: aRank(e.rank) });
-      }
-      return e.given ? fmt(gettext("The opponent asks for %(a_rank)s: you give yours."), { a_rank: aRank(e.rank) })
-        : fmt(gettext("The opponent asks for %(a_rank)s: you have none."), { a_rank: aRank(e.rank) });
-    case "draw":
-      if (e.seat === 0) {
-        if (e.replayed) return gettext("You go fishing.");
-        return e.why === "fish" ? fmt(gettext("You go fishing and draw %(card)s."), { card: cardLabel(e.card) })
-          : fmt(gettext("Your hand is empty: you draw %(card)s."), { card: cardLabel(e.card) });
-      }
-      return e.why === "fish" ? gettext("The opponent goes fishing.")
-        : gettext("The opponent's hand is empty: it draws a card.");
-    case "pair":
-      return e.seat === 0 ? fmt(gettext("You lay down a pair of %(ranks)s."), { ranks: ranksOf(e.rank) })
-        : fmt(gettext("The opponent lays down a pair of %(ranks)s."), { ranks: ranksOf(e.rank) });
-    case "pass":
-      return e.seat === 0 ? gettext("You pass.") : gettext("The opponent passes.");
-    case "end":
-      return fmt(gettext("Game over: %(mine)s pairs to %(theirs)s."),
-        { mine: e.player_pairs, theirs: e.opponent_pairs });
-    default:
-      return "";
-  }
-}
-
-export function historyText(entry) {
-  const who = entry.seat === 0 ? gettext("You") : gettext("Opponent");
-  const what = entry.given ? gettext("given") : entry.fished ? gettext("went fishing") : gettext("none");
-  return fmt(gettext("%(who)s: %(rank)s — %(what)s"), { who, rank: rankLabel(entry.rank), what });
-}
+export { eventText };  // the tests read the page's sentences through this module
 
 export function mount(root, handlers) {
   $(root, "#name-form").addEventListener("submit", (ev) => {
@@ -115,12 +46,6 @@ export function shareText(state) {
 
 let shownAttempt = null;  // a newly shown attempt takes the focus to its hand
 
-function cardFace(card) {
-  return el("span", { class: "card face suit-" + card.slice(-1) },
-    el("span", { class: "card-rank", text: rankLabel(card.slice(0, -1)) }),
-    el("span", { class: "card-suit", "aria-hidden": "true", text: SUITS[card.slice(-1)] }));
-}
-
 function renderHand(root, state) {
   const v = state.view;
   const cards = state.tally.hand;  // the view's hand, or as the running playback left it
@@ -141,22 +66,6 @@ function renderHand(root, state) {
   if (hadFocus && buttons.length && !v.over && !dayClosed(state)) {
     buttons[Math.min(state.focus, buttons.length - 1)].focus({ preventScroll: true });
   }
-}
-
-// Card backs: the opponent's hand across the table, the lake as a pile in the middle.
-function renderBacks(node, count, most) {
-  if (node.childElementCount === Math.min(count, most)) return;
-  node.replaceChildren(...Array.from({ length: Math.min(count, most) }, () => el("span", { class: "back" })));
-}
-
-// A bucket: the pairs one side has laid on the table, by rank, in the order laid.
-function renderBucket(node, ranks) {
-  node.dataset.ranks = ranks.join(" ");
-  if (node.childElementCount === ranks.length) return;
-  node.replaceChildren(...ranks.map((rank) => el("li", {
-    class: "pair", "data-rank": rank, "aria-label": fmt(gettext("a pair of %(ranks)s"), { ranks: ranksOf(rank) }),
-  }, el("span", { class: "mini", "aria-hidden": "true", text: rankLabel(rank) }),
-  el("span", { class: "mini", "aria-hidden": "true", text: rankLabel(rank) }))));
 }
 
 function renderTable(root, state) {
