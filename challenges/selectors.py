@@ -73,3 +73,15 @@ def parse_day(text: str) -> dt.date | None:
         return dt.date.fromisoformat(text)
     except (TypeError, ValueError):
         return None
+
+
+def public_replay(*, attempt_id: int, user) -> Attempt | None:
+    """A ranked, verified game whose day's seed is public: anyone may replay it face up.
+    Before that moment only superusers may (the deal is still secret)."""
+    attempt = (Attempt.objects.select_related("challenge", "player", "result")
+               .filter(pk=attempt_id, ranked=True, status=Attempt.Status.VERIFIED).first())
+    if attempt is None:
+        return None
+    if not attempt.challenge.is_revealed(timezone.now()) and not getattr(user, "is_superuser", False):
+        return None
+    return attempt

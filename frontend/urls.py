@@ -11,4 +11,5 @@ urlpatterns = [
     path("leaderboard/<str:date>/", views.leaderboard, name="leaderboard"),
     path("me/", views.me, name="me"),
     path("players/<int:player_id>/", views.player, name="player"),
+    path("replays/<int:attempt_id>/", views.replay, name="replay"),
 ]

@@ -7,12 +7,15 @@ import datetime as dt
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 
 from challenges import days, selectors
 from challenges.auth import current_player
 from challenges.models import Player
 from challenges.services import DAILY_GAME
 from leaderboard import selectors as board
+from games.lessons import lessons
+from games.registry import engine
 from leaderboard.models import Result
 
 PAGE_SIZE = 50
@@ -136,15 +139,45 @@ def player(request, player_id: int):
     shown = get_object_or_404(Player, pk=player_id)
     viewer = current_player(request)
     results = list(Result.objects.filter(player=shown, ranked=True, challenge__game=DAILY_GAME)
-                   .select_related("challenge").order_by("-challenge__date"))
-    rows = [{"date": r.challenge.date, "score": r.score, "player_pairs": r.player_pairs,
-             "opponent_pairs": r.opponent_pairs, "asks": r.asks, "disqualified": r.disqualified,
-             "rank": None if r.disqualified else board.result_rank(r)} for r in results]
+                   .select_related("challenge", "attempt").order_by("-challenge__date"))
+    is_me = viewer is not None and viewer.pk == shown.pk
+    now = timezone.now()
+    rows = []
+    for r in results:
+        revealed = r.challenge.is_revealed(now)
+        rows.append({
+            "date": r.challenge.date, "score": r.score, "player_pairs": r.player_pairs,
+            "opponent_pairs": r.opponent_pairs, "asks": r.asks, "disqualified": r.disqualified,
+            "rank": None if r.disqualified else board.result_rank(r),
+            "replay": r.attempt_id if revealed else None,
+            # Your own lessons, once the day is over (they are yours to see, day by day).
+            "lessons": len(lessons(r.challenge.seed, list(r.attempt.moves))) if is_me and revealed else None,
+        })
     counted = [r for r in rows if not r["disqualified"]]
     current, longest = _streaks({r["date"] for r in counted}, days.today())
     return render(request, "frontend/player.html", {
-        "shown": shown, "player": viewer, "is_me": viewer is not None and viewer.pk == shown.pk,
+        "shown": shown, "player": viewer, "is_me": is_me,
         "has_password": shown.user.has_usable_password(),
         "rows": rows, "best": max((r["score"] for r in counted), default=None),
         "current_streak": current, "longest_streak": longest,
+    })
+
+
+def replay(request, attempt_id: int):
+    """A finished day's game face up, step by step, with the opponent's reasons; the
+    player's own replay also marks the asks where the table offered better."""
+    attempt = selectors.public_replay(attempt_id=attempt_id, user=request.user)
+    if attempt is None:
+        raise Http404("no replay of this game (yet)")
+    viewer = current_player(request)
+    mine = viewer is not None and viewer.pk == attempt.player_id
+    found = lessons(attempt.challenge.seed, list(attempt.moves)) if mine else []
+    data = {
+        "name": attempt.player.name, "date": attempt.challenge.date.isoformat(), "mine": mine,
+        "steps": engine(attempt.challenge.game).trace(attempt.challenge.seed, list(attempt.moves)),
+        "lessons": [lesson.as_dict() for lesson in found],
+    }
+    return render(request, "frontend/replay.html", {
+        "attempt": attempt, "result": getattr(attempt, "result", None), "replay_data": data, "mine": mine,
+        "player": viewer,
     })
