@@ -33,9 +33,10 @@ def last_in_hand(state) -> str:
     return list(state.hands[0])[-1]
 
 
-def ranked_game(name: str, choose) -> Attempt:
-    challenge = services.challenge_for_day(day=DAY)
-    player = Player.objects.get(pk=new_player(name).player["id"])
+def ranked_game(name: str, choose, *, day: dt.date = DAY, player: Player | None = None) -> Attempt:
+    """A verified ranked game of ``day``, each ask chosen by ``choose(state)``."""
+    challenge = services.challenge_for_day(day=day)
+    player = player or Player.objects.get(pk=new_player(name).player["id"])
     state = ENGINE.new(seed=challenge.seed)
     moves = []
     while not state.over:
@@ -115,20 +116,10 @@ def test_an_occasional_cheater_shows_over_the_week():
 
     # Two clairvoyant games, neither flagged alone, in a week of honest ones: the week adds up.
     player = Player.objects.get(pk=new_player("Sly").player["id"])
-    last = None
     for offset in range(7):
-        day = DAY - dt.timedelta(days=offset)
-        challenge = services.challenge_for_day(day=day)
-        state = ENGINE.new(seed=challenge.seed)
         choose = clairvoyant if offset in (4, 5) else first_in_hand
-        moves = []
-        while not state.over:
-            moves.append(choose(state))
-            ENGINE.apply(state, moves[-1])
-        attempt = Attempt.objects.create(player=player, challenge=challenge, ranked=True, moves=moves,
-                                         status="verifying", finished_at=challenge.closes_at - dt.timedelta(hours=1))
-        services.attempt_verify(attempt_id=attempt.pk)
-        last = last or challenge
+        ranked_game("Sly", choose, day=DAY - dt.timedelta(days=offset), player=player)
+    last = services.challenge_for_day(day=DAY)
     assert not Result.objects.filter(player=player, flagged=True).exists()
     row = review_queue(challenge=last)[0]
     assert not row["flagged"] and row["week_games"] == 7 and row["week_flagged"]
