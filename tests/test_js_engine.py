@@ -1,0 +1,106 @@
+"""The browser's own Pêche engine (frontend/static/frontend/peche-check.js, issue 19) agrees
+with RULES.md: every shared vector, games the Python engine plays (errors included), and the
+commitment. Run with Node, as anyone re-checking a day in a browser runs it."""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+
+import pytest
+
+from challenges import days
+from games.peche import ENGINE
+from tests.conftest import ROOT
+
+NODE = shutil.which("node")
+RUNNER = ROOT / "tests" / "js" / "run-peche-vectors.mjs"
+VECTORS = ROOT.parent / "shared" / "vectors" / "peche.jsonl"
+ENGINE_JS = ROOT / "frontend" / "static" / "frontend" / "peche-check.js"
+# Node 20 warns that the repository's package.json declares no module type; harmless here.
+QUIET = "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON"
+
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+
+
+def run_vectors(path=None) -> subprocess.CompletedProcess:
+    args = [NODE, QUIET, str(RUNNER)] + ([str(path)] if path else [])
+    return subprocess.run(args, capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+
+def test_every_shared_peche_vector_passes():
+    cases = sum(1 for line in VECTORS.read_text().splitlines() if line.strip())
+    done = run_vectors()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f": {cases} passed, 0 failed" in done.stdout
+
+
+def test_a_wrong_expectation_is_caught(tmp_path):
+    lines = VECTORS.read_text().splitlines()
+    case = json.loads(lines[0])
+    assert "score" in case["expect"], "the first vector is a finished game"
+    case["expect"]["score"] += 30
+    errors = [json.loads(line) for line in lines if '"error"' in line]
+    errors[0]["expect"]["index"] += 1
+    path = tmp_path / "wrong.jsonl"
+    path.write_text("\n".join([json.dumps(case), json.dumps(errors[0]), lines[1]]) + "\n")
+    done = run_vectors(path)
+    assert done.returncode == 1
+    assert ": 1 passed, 2 failed" in done.stdout
+
+
+def python_cases(count: int, rng: random.Random) -> list[dict]:
+    """Games played by random legal asks, some cut short, spoiled or run past the end, each
+    with the Python engine's output as the expectation."""
+    cases = []
+    for n in range(count):
+        seed = f"js-cross-{n}-{rng.random()}-é✓"  # non-ASCII: the shuffle hashes UTF-8
+        state = ENGINE.new(seed=seed)
+        moves = []
+        while not state.over:
+            moves.append(rng.choice(list(state.hands[0])))
+            ENGINE.apply(state, moves[-1])
+        kind = n % 5
+        if kind == 1:
+            moves = moves[: rng.randrange(len(moves))]  # incomplete
+        elif kind == 2:
+            moves = moves + [rng.choice(["A", "7", "K"])]  # extra_moves
+        elif kind == 3:
+            at = rng.randrange(len(moves))
+            moves = moves[:at] + [rng.choice(["1", "k", "11", "", "AS"])] + moves[at + 1:]  # bad_move
+        elif kind == 4:
+            # illegal_ask: a rank the player does not hold at that point.
+            at = rng.randrange(len(moves))
+            state = ENGINE.replay({"seed": seed}, moves[:at], partial=True)
+            held = set(state.hands[0])
+            moves = moves[:at] + [next(r for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+                                       if r not in held)]
+        case = {"game": "peche", "seed": seed, "moves": moves}
+        cases.append({**case, "expect": ENGINE.conformance(case)})
+    return cases
+
+
+def test_the_js_engine_plays_as_the_python_engine(tmp_path):
+    cases = python_cases(400, random.Random(19))
+    assert {c["expect"].get("error") for c in cases} == {None, "incomplete", "extra_moves", "bad_move", "illegal_ask"}
+    path = tmp_path / "cross.jsonl"
+    path.write_text("".join(json.dumps(c) + "\n" for c in cases))
+    done = run_vectors(path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert ": 400 passed, 0 failed" in done.stdout
+
+
+def test_the_js_commitment_and_deck_are_the_servers():
+    from games.cards import shuffled_deck
+
+    seeds = ["2026-11-29", "pub-peche-0", "graine é ✓ 日本", "x" * 200]
+    script = (f"import {{ commitmentOf, shuffledDeck }} from {json.dumps(ENGINE_JS.as_uri())};\n"
+              f"const out = [];\nfor (const s of {json.dumps(seeds)}) out.push([await commitmentOf(s), await shuffledDeck(s)]);\n"
+              "console.log(JSON.stringify(out));")
+    done = subprocess.run([NODE, QUIET, "--input-type=module", "-e", script], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert got == [[days.commitment(s), shuffled_deck(s)] for s in seeds]
+    assert got[0][1][:12] == "5H 3H KS AS 2S AH 9C 10C QC JS KD 6H".split()  # RULES.md §1's example
