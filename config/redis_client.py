@@ -1,19 +1,177 @@
-"""One Redis client per process for the app's own keys (rank index, verification queue)."""
+"""One Redis client per process for the app's own keys, behind one guard.
+
+Every use of Redis here — rate-limit counters, session notes, the verification queue, the
+rank index — has a way around it (a per-process counter, the database, the sweeper, SQL
+ranks). So a Redis that is down, or worse hangs (accepts connections, never answers),
+must cost a request milliseconds, not a socket timeout per call:
+
+- short timeouts on the hot path (HOT_TIMEOUT); bulk writes of the worker (a rank index
+  rebuild) get BULK_TIMEOUT instead;
+- one circuit breaker per Redis address and process, shared by every use: after a
+  connection error or a timeout, every call fails at once with ``Unavailable`` (no
+  socket touched) for BREAK_SECONDS; then one call alone (the probe) tries Redis again
+  while the others keep failing fast, and its answer closes the breaker.
+
+The guard sits in the connection class, so plain commands, pipelines and scripts all go
+through it, whoever holds the client.
+"""
 from __future__ import annotations
 
+import threading
+import time
 from functools import lru_cache
 
+import redis
 from django.conf import settings
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+# Redis answers the hot path's commands (one key each) in well under a millisecond; 100 ms
+# is a Redis in trouble, and the breaker then spares the next requests the wait.
+HOT_TIMEOUT = 0.1
+BULK_TIMEOUT = 5.0
+BREAK_SECONDS = 2.0
 
 
-def redis_client():
-    """The client for REDIS_URL, or None on the embedded default (no Redis)."""
-    return _client(settings.REDIS_URL) if settings.REDIS_URL else None
+class Unavailable(RedisConnectionError):
+    """Redis failed a moment ago: skipped without trying. A ConnectionError, so every
+    caller's existing handling of an unreachable Redis applies."""
 
 
-@lru_cache(maxsize=4)
-def _client(url: str):
-    import redis
+class Breaker:
+    """Open after a failure; after BREAK_SECONDS one probe at a time may try again."""
 
-    # Short timeouts: a Redis outage must cost a request milliseconds, not seconds.
-    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5, health_check_interval=10)
+    def __init__(self) -> None:
+        self.tripped = False
+        self.open_until = 0.0
+        self.prober: int | None = None  # the thread whose call is the probe
+        self.trips = 0  # how many times it opened (for tests and logs)
+        self.skipped = 0  # calls failed without touching a socket
+        self._lock = threading.Lock()
+
+    def check(self) -> None:
+        if not self.tripped:  # the usual case: one attribute read per command
+            return
+        me = threading.get_ident()
+        with self._lock:
+            if not self.tripped or self.prober == me:
+                return
+            now = time.monotonic()
+            if now < self.open_until:
+                self.skipped += 1
+                raise Unavailable("Redis failed less than %.0f s ago: skipped" % BREAK_SECONDS)
+            # This call is the probe; the others fail fast until it has an answer.
+            self.prober = me
+            self.open_until = now + BREAK_SECONDS
+
+    def failed(self) -> None:
+        with self._lock:
+            if not self.tripped:
+                self.trips += 1
+            self.tripped = True
+            self.prober = None
+            self.open_until = time.monotonic() + BREAK_SECONDS
+
+    def answered(self) -> None:
+        if self.tripped:
+            with self._lock:
+                self.tripped = False
+                self.prober = None
+
+    def is_open(self) -> bool:
+        return self.tripped and time.monotonic() < self.open_until
+
+
+_breakers: dict[str, Breaker] = {}
+_breakers_lock = threading.Lock()
+
+
+def _address(url: str) -> str:
+    """Host, port and database named by ``url`` (one breaker per Redis, whatever the pool)."""
+    kwargs = redis.connection.parse_url(url)
+    where = kwargs.get("path") or f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}"
+    return f"{where}/{kwargs.get('db', 0)}"
+
+
+def breaker(url: str) -> Breaker:
+    key = _address(url)
+    found = _breakers.get(key)
+    if found is None:
+        with _breakers_lock:
+            found = _breakers.setdefault(key, Breaker())
+    return found
+
+
+def reset_breakers() -> None:
+    """Forget every failure (tests)."""
+    with _breakers_lock:
+        _breakers.clear()
+
+
+def is_down(url: str | None = None) -> bool:
+    """Known to be failing right now (the breaker is open)."""
+    url = url if url is not None else settings.REDIS_URL
+    return bool(url) and breaker(url).is_open()
+
+
+class _Guarded:
+    """Mixed into redis-py's connection class: every socket use passes the breaker first,
+    and what happens on the socket opens or closes it."""
+
+    def __init__(self, *args, breaker: Breaker, **kwargs):
+        self._breaker = breaker
+        super().__init__(*args, **kwargs)
+
+    def connect_check_health(self, *args, **kwargs):
+        self._breaker.check()
+        try:
+            return super().connect_check_health(*args, **kwargs)
+        except Unavailable:
+            raise
+        except (RedisConnectionError, RedisTimeoutError):
+            self._breaker.failed()
+            raise
+
+    def send_packed_command(self, *args, **kwargs):
+        self._breaker.check()
+        try:
+            return super().send_packed_command(*args, **kwargs)
+        except Unavailable:
+            raise
+        except (RedisConnectionError, RedisTimeoutError):
+            self._breaker.failed()
+            raise
+
+    def read_response(self, *args, **kwargs):
+        try:
+            response = super().read_response(*args, **kwargs)
+        except (RedisConnectionError, RedisTimeoutError):
+            self._breaker.failed()
+            raise
+        except redis.RedisError:  # an error reply (NOSCRIPT, WRONGTYPE): Redis answered
+            self._breaker.answered()
+            raise
+        self._breaker.answered()
+        return response
+
+
+@lru_cache(maxsize=None)
+def _guarded_class(base: type) -> type:
+    return type(f"Guarded{base.__name__}", (_Guarded, base), {})
+
+
+def redis_client(*, bulk: bool = False):
+    """The guarded client for REDIS_URL, or None on the embedded default (no Redis).
+    ``bulk``: long timeouts, for the worker's big writes (same breaker)."""
+    return _client(settings.REDIS_URL, bulk) if settings.REDIS_URL else None
+
+
+@lru_cache(maxsize=8)
+def _client(url: str, bulk: bool = False):
+    timeout = BULK_TIMEOUT if bulk else HOT_TIMEOUT
+    pool = redis.ConnectionPool.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
+                                         health_check_interval=10)
+    # from_url picks the connection class from the scheme (TCP, TLS, unix socket): guard that one.
+    pool.connection_class = _guarded_class(pool.connection_class)
+    pool.connection_kwargs["breaker"] = breaker(url)
+    return redis.Redis(connection_pool=pool)

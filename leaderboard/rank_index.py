@@ -11,39 +11,20 @@ until then (or with no Redis at all) readers use SQL.
 from __future__ import annotations
 
 import logging
-import time
 
 from django.conf import settings
 
-from config.redis_client import redis_client
+from config.redis_client import Unavailable, is_down, redis_client  # noqa: F401 (Unavailable: callers' name for it)
 
 log = logging.getLogger(__name__)
 
 MAX_SCORE = 1780
 _ASK_BITS, _TIME_BITS = 10, 30  # asks < 1024; ms since the day opened < 2**30 (12 days)
 
-
-# After a failure, skip Redis for a moment instead of paying a timeout on every request.
-_BREAK_SECONDS = 2.0
-_down_until = 0.0
-
-
-class Unavailable(Exception):
-    pass
-
-
-def _redis():
-    if not settings.REDIS_URL:
-        return None
-    if time.monotonic() < _down_until:
-        raise Unavailable("rank index recently unreachable")
-    return redis_client()
-
-
-def _failed(exc: Exception) -> None:
-    global _down_until
-    if not isinstance(exc, Unavailable):
-        _down_until = time.monotonic() + _BREAK_SECONDS
+def _redis(*, bulk: bool = False):
+    # After a failure every use of Redis in this process skips it for a moment instead of
+    # paying a timeout per request: one breaker for all of them (config/redis_client.py).
+    return redis_client(bulk=bulk) if settings.REDIS_URL else None
 
 
 def sort_key(*, score: int, asks: int, finished_ms: int) -> int:
@@ -68,10 +49,7 @@ def ready_key(challenge_id: int) -> str:
 
 def available() -> bool:
     """Configured and not known to be down."""
-    try:
-        return _redis() is not None
-    except Unavailable:
-        return False
+    return bool(settings.REDIS_URL) and not is_down()
 
 
 def add(challenge_id: int, entries: list[tuple[int, int]]) -> bool:
@@ -83,7 +61,6 @@ def add(challenge_id: int, entries: list[tuple[int, int]]) -> bool:
         client.zadd(key(challenge_id), {member(aid): k for aid, k in entries})
         return True
     except Exception as exc:  # Redis down: the sweeper adds it later
-        _failed(exc)
         log.warning("rank index unavailable for add challenge=%s: %s", challenge_id, exc.__class__.__name__)
         return False
 
@@ -95,8 +72,7 @@ def remove(challenge_id: int, attempt_id: int) -> bool:
             return True
         client.zrem(key(challenge_id), member(attempt_id))
         return True
-    except Exception as exc:
-        _failed(exc)
+    except Exception:
         # Readers skip disqualified rows anyway; the entry goes at the day's next rebuild.
         return False
 
@@ -105,8 +81,7 @@ def is_ready(challenge_id: int) -> bool:
     try:
         client = _redis()
         return client is not None and bool(client.exists(ready_key(challenge_id)))
-    except Exception as exc:
-        _failed(exc)
+    except Exception:
         return False
 
 
@@ -114,8 +89,7 @@ def rank_of(challenge_id: int, attempt_id: int) -> int | None:
     """0-based position, or None (not indexed, or Redis unreachable)."""
     try:
         return _redis().zrank(key(challenge_id), member(attempt_id))
-    except Exception as exc:
-        _failed(exc)
+    except Exception:
         return None
 
 
@@ -131,15 +105,14 @@ def page(challenge_id: int, offset: int, limit: int) -> tuple[int, list[int]] | 
         pipe.zcard(key(challenge_id))
         pipe.zrange(key(challenge_id), offset, offset + limit - 1)
         ready, total, members = pipe.execute()
-    except Exception as exc:
-        _failed(exc)
+    except Exception:
         return None
     return (total, [int(m) for m in members]) if ready else None
 
 
 def rebuild(challenge_id: int, rows) -> int:
     """Replace the day's set with ``rows`` [(attempt_id, sort_key)], atomically for readers."""
-    client = _redis()
+    client = _redis(bulk=True)  # batches of 10,000 members: the worker may wait for them
     if client is None:
         return 0
     building = f"{key(challenge_id)}:building"
@@ -171,8 +144,7 @@ def claim_rebuild(challenge_id: int) -> bool:
     """One rebuild at a time per day, whoever asks first."""
     try:
         return bool(_redis().set(f"{key(challenge_id)}:rebuilding", "1", nx=True, ex=300))
-    except Exception as exc:
-        _failed(exc)
+    except Exception:
         return False
 
 
@@ -183,8 +155,8 @@ def release_rebuild(challenge_id: int) -> None:
         client = _redis()
         if client is not None:
             client.delete(f"{key(challenge_id)}:rebuilding")
-    except Exception as exc:
-        _failed(exc)
+    except Exception:  # unreachable: the claim lapses on its own (300 s)
+        pass
 
 
 def drop(challenge_id: int) -> None:
