@@ -10,13 +10,15 @@ from __future__ import annotations
 import datetime as dt
 
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from config.throttling import admin_login_refused
 from games import fairplay
 from games.registry import engine
 from leaderboard import selectors as board
@@ -28,6 +30,27 @@ from .models import Attempt, DailyChallenge, Player, Review
 
 # Django's log-in page has no heading of its own; ours names the page.
 admin.site.login_template = "admin/peche_login.html"
+
+
+class ThrottledAdminLoginForm(AdminAuthenticationForm):
+    """The admin's log-in with a limit per client IP and per username (config/throttling.py):
+    Django's own has none, and a staff password guards today's cards. Past the limit even
+    the right password is refused, with a message saying so and how long to wait."""
+
+    def clean(self):
+        username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
+        if username is not None and password:
+            wait = admin_login_refused(self.request, username)
+            if wait is not None:
+                minutes = max(1, -(-wait // 60))
+                raise ValidationError(
+                    "Too many log-in attempts from this address or for this username. "
+                    "Try again in %(minutes)d minute%(s)s.",
+                    code="throttled", params={"minutes": minutes, "s": "" if minutes == 1 else "s"})
+        return super().clean()
+
+
+admin.site.login_form = ThrottledAdminLoginForm
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

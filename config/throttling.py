@@ -6,18 +6,24 @@ processes together let exactly the limit through. With Redis that is one round t
 script: SET NX EX, INCR, TTL) on one client per process: every ask passes here, and the
 cache API's add + exists + incr (three round trips, and a client built per call) cost
 ~17% of the play path's throughput (docs/benchmarks.md).
-A window opens at a client's first request and lasts the rate's period. If the store is
-unreachable the request passes: a rate limit must never take the site down.
+A window opens at a client's first request and lasts the rate's period.
+If the store is unreachable (or its breaker is open, config/redis_client.py) the limit
+still holds: each process counts in its own memory meanwhile, at the cost of a
+microsecond. Across N web processes a client then gets at most N times the limit, not an
+unlimited number of password guesses or sign-ups.
 """
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from functools import lru_cache
 
 from django.conf import settings
 from django.core.cache import cache
 from rest_framework.throttling import BaseThrottle
+
+from config.redis_client import Unavailable
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +41,69 @@ def parse_rate(rate: str | None) -> tuple[int, int] | None:
         raise ValueError(f"bad rate {rate!r}: write it as N/second, N/minute, N/hour or N/day") from None
 
 
+def hit(scope: str, ident: str) -> int | None:
+    """Count one request of ``ident`` against the limit ``scope``; None if it may pass,
+    else the seconds until its window closes."""
+    limit = parse_rate(settings.RATE_LIMITS.get(scope))
+    if limit is None:
+        return None
+    allowed, period = limit
+    key = f"rl:{scope}:{ident}"
+    try:
+        count, seconds_left = _bump(key, period)
+    except Exception as exc:  # the store is down: count in this process's memory
+        if not isinstance(exc, Unavailable):  # once per failure, not once per request skipped
+            log.warning("rate limit store unavailable scope=%s: %s", scope, exc.__class__.__name__)
+        count, seconds_left = _bump_here(key, period)
+    if count <= allowed:
+        return None
+    if seconds_left is None:
+        try:
+            opened = cache.get(f"{key}:opened")
+        except Exception:
+            opened = None
+        seconds_left = int((opened or time.time()) + period - time.time()) + 1
+    return max(1, seconds_left)
+
+
+def _bump(key: str, period: int) -> tuple[int, int | None]:
+    """(requests in the current window, seconds until it closes if known for free)."""
+    store = settings.CACHES["default"]
+    if "RedisCache" in store["BACKEND"]:  # the cache's Redis, one atomic round trip
+        count, ttl = _window_script(store["LOCATION"])(keys=[cache.make_key(key)], args=[period])
+        return count, ttl if ttl > 0 else period
+    # Any other cache (one process's memory): add, then incr, and remember the opening.
+    for _ in range(2):
+        if cache.add(key, 0, timeout=period):
+            cache.set(f"{key}:opened", time.time(), timeout=period)
+        try:
+            return cache.incr(key), None
+        except ValueError:  # the window expired between add and incr: open a new one
+            continue
+    return 1, None
+
+
+# The fallback: key -> (count, monotonic end of its window), while the store is down.
+_HERE: dict[str, tuple[int, float]] = {}
+_HERE_LOCK = threading.Lock()
+_HERE_MAX = 100_000  # clients counted at once; beyond, the closed windows go, then the oldest
+
+
+def _bump_here(key: str, period: int) -> tuple[int, int]:
+    now = time.monotonic()
+    with _HERE_LOCK:
+        count, ends = _HERE.get(key, (0, 0.0))
+        if ends <= now:
+            count, ends = 0, now + period
+        _HERE[key] = (count + 1, ends)
+        if len(_HERE) > _HERE_MAX:
+            for stale in [k for k, (_, end) in _HERE.items() if end <= now]:
+                del _HERE[stale]
+            for oldest in list(_HERE)[: max(0, len(_HERE) - _HERE_MAX)]:
+                del _HERE[oldest]
+    return count + 1, int(ends - now) + 1
+
+
 class WindowThrottle(BaseThrottle):
     """A limit named ``scope`` in settings.RATE_LIMITS, counted per ``ident``."""
 
@@ -44,44 +113,8 @@ class WindowThrottle(BaseThrottle):
         return f"ip:{self.get_ident(request)}"
 
     def allow_request(self, request, view) -> bool:
-        self.retry_after = None
-        limit = parse_rate(settings.RATE_LIMITS.get(self.scope))
-        if limit is None:
-            return True
-        allowed, period = limit
-        key = f"rl:{self.scope}:{self.ident(request)}"
-        try:
-            count, seconds_left = self._bump(key, period)
-        except Exception as exc:  # the store is down: let the request through
-            log.warning("rate limit store unavailable scope=%s: %s", self.scope, exc.__class__.__name__)
-            return True
-        if count <= allowed:
-            return True
-        if seconds_left is None:
-            try:
-                opened = cache.get(f"{key}:opened")
-            except Exception:
-                opened = None
-            seconds_left = int((opened or time.time()) + period - time.time()) + 1
-        self.retry_after = max(1, seconds_left)
-        return False
-
-    @staticmethod
-    def _bump(key: str, period: int) -> tuple[int, int | None]:
-        """(requests in the current window, seconds until it closes if known for free)."""
-        store = settings.CACHES["default"]
-        if "RedisCache" in store["BACKEND"]:  # the cache's Redis, one atomic round trip
-            count, ttl = _window_script(store["LOCATION"])(keys=[cache.make_key(key)], args=[period])
-            return count, ttl if ttl > 0 else period
-        # Any other cache (one process's memory): add, then incr, and remember the opening.
-        for _ in range(2):
-            if cache.add(key, 0, timeout=period):
-                cache.set(f"{key}:opened", time.time(), timeout=period)
-            try:
-                return cache.incr(key), None
-            except ValueError:  # the window expired between add and incr: open a new one
-                continue
-        return 1, None
+        self.retry_after = hit(self.scope, self.ident(request))
+        return self.retry_after is None
 
     def wait(self) -> float | None:
         return self.retry_after
@@ -125,3 +158,16 @@ class LoginThrottle(WindowThrottle):
     """Password log-ins per client IP."""
 
     scope = "logins"
+
+
+def admin_login_refused(request, username: str) -> int | None:
+    """The admin's log-in, limited per client IP and per username tried (a name guessed
+    from many addresses): None if it may go on, else the seconds to wait. Every try
+    counts, the right password included: past the limit it is refused too."""
+    import hashlib
+
+    address = BaseThrottle().get_ident(request)
+    name = hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
+    waits = [hit("admin_logins", f"ip:{address}"), hit("admin_logins_user", f"user:{name}")]
+    waits = [w for w in waits if w is not None]
+    return max(waits) if waits else None

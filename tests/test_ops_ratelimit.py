@@ -20,6 +20,7 @@ from django.core.cache import cache
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from config import throttling
 from config.throttling import parse_rate
 from tests.conftest import ROOT, wait_for, worker_env
 from tests.test_ops_health import free_port
@@ -36,6 +37,7 @@ def fresh_counters():
             client.delete(key)
     else:
         cache.clear()
+    throttling._HERE.clear()  # the per-process fallback's counts, too
 
 
 _ip_counter = iter(range(1, 250))
@@ -120,15 +122,94 @@ def test_asks_are_limited_per_player(player_factory):
         assert body["error"] == "rate_limited" and body["detail"]
 
 
-@pytest.mark.django_db
-def test_an_unreachable_store_lets_requests_through(client_ip):
-    dead = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+def dead_store():
+    """A cache on a Redis address where nothing listens."""
+    return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                         "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
                         "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}}
+
+
+@pytest.mark.django_db
+def test_an_unreachable_store_still_limits_signups_and_logins(client_ip, player_factory):
+    """Redis down must not mean unlimited sign-ups and password guesses: each process
+    counts in its own memory meanwhile (issue 14)."""
+    player_factory("Guarded Name")
     api = APIClient(REMOTE_ADDR=client_ip)
-    with override_settings(CACHES=dead, RATE_LIMITS={"players": "1/hour"}):
+    with override_settings(CACHES=dead_store(), RATE_LIMITS={"players": "1/hour", "logins": "2/hour"}):
         codes = [api.post("/api/players", {"name": f"Open {i}"}, format="json").status_code for i in range(3)]
-    assert codes == [201, 201, 201]
+        assert codes == [201, 429, 429], codes
+        guesses = [api.post("/api/session", {"name": "Guarded Name", "password": f"guess {i}"}, format="json")
+                   .status_code for i in range(4)]
+        assert guesses == [401, 401, 429, 429], guesses
+        refused = api.post("/api/session", {"name": "Guarded Name", "password": "x"}, format="json")
+        assert refused.json()["error"] == "rate_limited" and 1 <= int(refused["Retry-After"]) <= 3601
+        # Another address has a window of its own.
+        other = APIClient(REMOTE_ADDR=client_ip.rsplit(".", 1)[0] + ".252")
+        assert other.post("/api/players", {"name": "Open other"}, format="json").status_code == 201
+
+
+def test_the_fallback_counter_opens_a_new_window_and_stays_bounded(monkeypatch):
+    monkeypatch.setattr(throttling, "_HERE_MAX", 50)
+    clock = [1000.0]
+    monkeypatch.setattr(throttling.time, "monotonic", lambda: clock[0])
+    assert [throttling._bump_here("k", 60)[0] for _ in range(3)] == [1, 2, 3]
+    assert throttling._bump_here("k", 60)[1] == 61
+    clock[0] += 61  # the window closed: counting starts again
+    assert throttling._bump_here("k", 60)[0] == 1
+    for i in range(200):
+        throttling._bump_here(f"client {i}", 60)
+    assert len(throttling._HERE) <= 50
+
+
+# --- the admin's log-in ----------------------------------------------------------------
+
+ADMIN_LOGIN = "/admin/login/?next=/admin/"
+
+
+@pytest.fixture
+def admin_user(db):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_superuser("keeper", "keeper@example.com", "pw-Keeper-123")
+
+
+def admin_try(client_ip: str, username: str, password: str):
+    from django.test import Client
+
+    return Client(REMOTE_ADDR=client_ip).post(ADMIN_LOGIN, {"username": username, "password": password,
+                                                            "next": "/admin/"})
+
+
+def logged_in(response) -> bool:
+    return response.status_code == 302 and response["Location"] == "/admin/"
+
+
+@pytest.mark.parametrize("store", ["shared", "unreachable"])
+def test_the_admin_login_is_limited_per_address_with_a_clear_message(admin_user, client_ip, store):
+    """25 wrong passwords, then the right one: refused, and the page says why. With the
+    store unreachable too."""
+    caches = dead_store() if store == "unreachable" else settings.CACHES
+    with override_settings(CACHES=caches, RATE_LIMITS={"admin_logins": "10/hour", "admin_logins_user": "off"}):
+        assert logged_in(admin_try(client_ip, "keeper", "pw-Keeper-123"))  # the limit counts every try
+        wrong = [admin_try(client_ip, "keeper", f"guess {i}") for i in range(25)]
+        assert all(r.status_code == 200 for r in wrong)
+        right = admin_try(client_ip, "keeper", "pw-Keeper-123")
+        assert not logged_in(right) and right.status_code == 200
+        page = right.content.decode()
+        assert "Too many log-in attempts" in page and "Try again in 60 minutes" in page, page
+        assert "Too many log-in attempts" not in wrong[8].content.decode()  # the 10th try still counts
+        assert "Too many log-in attempts" in wrong[9].content.decode()
+        # Another address is not refused for this one's tries.
+        assert logged_in(admin_try(client_ip.rsplit(".", 1)[0] + ".253", "keeper", "pw-Keeper-123"))
+
+
+def test_the_admin_login_is_limited_per_username_across_addresses(admin_user):
+    with override_settings(RATE_LIMITS={"admin_logins": "off", "admin_logins_user": "5/hour"}):
+        addresses = [f"10.78.{os.getpid() % 250}.{i}" for i in range(1, 8)]
+        for address in addresses[:5]:
+            assert admin_try(address, "Keeper ", "wrong").status_code == 200  # case and spaces: one name
+        right = admin_try(addresses[6], "keeper", "pw-Keeper-123")
+        assert not logged_in(right) and "Too many log-in attempts" in right.content.decode()
 
 
 # --- across processes ----------------------------------------------------------------

@@ -181,6 +181,10 @@ RATE_LIMITS = {
     "asks": os.environ.get("RATE_LIMIT_ASKS", "600/minute"),
     # Password log-ins per client IP: guessing a password takes many tries.
     "logins": os.environ.get("RATE_LIMIT_LOGINS", "20/hour"),
+    # The admin's log-ins (staff passwords guard today's cards), per client IP and per
+    # username tried: a name guessed from many addresses is stopped too.
+    "admin_logins": os.environ.get("RATE_LIMIT_ADMIN_LOGINS", "10/hour"),
+    "admin_logins_user": os.environ.get("RATE_LIMIT_ADMIN_LOGINS_USER", "20/hour"),
 }
 # Bodies of the API are tiny; anything larger is refused before parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024
