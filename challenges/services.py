@@ -112,7 +112,12 @@ def player_set_password(*, player: Player, password: Any) -> None:
 def player_authenticate(*, name: Any, password: Any) -> Player:
     if not isinstance(name, str) or not isinstance(password, str):
         raise ApiError("bad_login", "name and password are strings")
-    player = Player.objects.filter(name_key=names.name_key(name)).first()
+    player = Player.objects.select_related("user").filter(name_key=names.name_key(name)).first()
+    if player is None:
+        # Hash the password anyway, as Django's ModelBackend does: an unknown name must take
+        # as long as a wrong password, or the timing tells which names exist. (A name
+        # without a password costs the same already: Django hashes a random one for it.)
+        get_user_model()().set_password(password)
     if player is None or not player.user.check_password(password):
         raise ApiError("bad_login", "unknown name or wrong password", status.HTTP_401_UNAUTHORIZED)
     return player
