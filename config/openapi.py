@@ -237,6 +237,23 @@ class Histogram(serializers.Serializer):
                                               "count": serializers.IntegerField()}, many=True)
 
 
+class ArchiveLine(serializers.Serializer):
+    """One line of a closed day's archive (JSON Lines: one such object per line)."""
+
+    game = serializers.ChoiceField(["peche"])
+    seed = serializers.CharField(help_text="The day's seed (RULES.md §1); SHA-256 of it is the commitment.")
+    moves = serializers.ListField(child=serializers.CharField(), help_text="The player's asks, in order.")
+    date = serializers.DateField()
+    rank = serializers.IntegerField(help_text="1-based, in the leaderboard's order.")
+    player = serializers.CharField(help_text="The player's name.")
+    score = serializers.IntegerField()
+    asks = serializers.IntegerField(help_text="The player's asks (the replay's `player_asks`).")
+    player_pairs = serializers.IntegerField()
+    opponent_pairs = serializers.IntegerField()
+    attempt = serializers.IntegerField(help_text="The attempt's id (its public replay: /replays/<attempt>/).")
+    finished_at = serializers.DateTimeField(help_text="The last ask: the third tie-break.")
+
+
 ASK_EXAMPLE = OpenApiExample("ask", value={"rank": "Q", "move": 3}, request_only=True)
 
 

@@ -1,3 +1,7 @@
+import json
+
+from django.http import StreamingHttpResponse
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
@@ -68,3 +72,29 @@ class HistogramView(APIView):
         challenge = challenge_or_404(date)
         return Response({"date": challenge.date.isoformat(),
                          "bins": selectors.score_histogram(challenge_id=challenge.pk)})
+
+
+def archive_lines(challenge):
+    """The archive as text lines (the API and ``manage.py archive`` write the same bytes)."""
+    for entry in selectors.archive_entries(challenge=challenge):
+        yield json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+class ArchiveView(APIView):
+    @extend_schema(
+        operation_id="challenge_archive", tags=["leaderboard"], parameters=[doc.DATE],
+        responses={(200, "application/jsonl"): doc.ArchiveLine, **doc.errors(
+            (400, doc.error("`bad_date`")), (404, doc.error("`not_found`: the day has not started")),
+            (409, doc.error("`day_open`: the seed is still secret; the archive exists once it is revealed")))},
+        description="A closed day's whole ranking, JSON Lines, rank order: one line per ranked result, each a "
+                    "RULES.md §5 Pêche case (`game`, `seed`, `moves`) plus what the leaderboard published. "
+                    "`manage.py replay --jsonl` (or any implementation of the rules) recomputes every score.",
+    )
+    def get(self, request, date: str):
+        challenge = challenge_or_404(date)
+        if not challenge.is_revealed(timezone.now()):
+            raise ApiError("day_open", "the day's seed is still secret: its archive is published once it is revealed",
+                           status.HTTP_409_CONFLICT)
+        response = StreamingHttpResponse(archive_lines(challenge), content_type="application/jsonl; charset=utf-8")
+        response["Content-Disposition"] = f'inline; filename="peche-{challenge.date.isoformat()}.jsonl"'
+        return response

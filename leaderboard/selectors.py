@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from typing import Iterator
 
 from django.db import connection
 from django.db.models import Q
@@ -161,3 +162,45 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
     # Most suspicious first: a flagged game, then a flagged week, then the figures.
     rows.sort(key=lambda row: (not row["flagged"], not row["week_flagged"], -row["suspicion"], row["attempt"]))
     return rows
+
+
+# --- the day's archive -----------------------------------------------------------------
+
+ARCHIVE_BATCH = 2000
+
+
+def archive_entries(*, challenge) -> Iterator[dict]:
+    """Every ranked result of a closed day in rank order, as RULES.md §5 Pêche cases plus
+    what the leaderboard published (docs/fairplay.md): any implementation of the rules can
+    replay each line and compare.
+
+    Read in keyset batches (the ranking index's order), not through one cursor: a day of a
+    million results never sits in memory, and a slow download holds no cursor or
+    transaction open between batches. Ranks are positions in that order, which is the
+    leaderboard's (RANK_ORDER; the rank index orders ties the same way).
+    """
+    fields = ("score", "asks", "finished_at", "attempt_id", "player__name", "player_pairs", "opponent_pairs",
+              "attempt__moves")
+    rows = ranked_results(challenge.pk).order_by(*RANK_ORDER).values_list(*fields)
+    seed, date, game = challenge.seed, challenge.date.isoformat(), challenge.game
+    rank = 0
+    after = None
+    while True:
+        batch = rows
+        if after is not None:
+            score, asks, finished_at, attempt_id = after
+            batch = rows.filter(
+                Q(score__lt=score)
+                | Q(score=score, asks__gt=asks)
+                | Q(score=score, asks=asks, finished_at__gt=finished_at)
+                | Q(score=score, asks=asks, finished_at=finished_at, attempt_id__gt=attempt_id))
+        found = list(batch[:ARCHIVE_BATCH])
+        for score, asks, finished_at, attempt_id, name, player_pairs, opponent_pairs, moves in found:
+            rank += 1
+            yield {"game": game, "seed": seed, "moves": list(moves), "date": date, "rank": rank,
+                   "player": name, "score": score, "asks": asks, "player_pairs": player_pairs,
+                   "opponent_pairs": opponent_pairs, "attempt": attempt_id,
+                   "finished_at": finished_at.isoformat()}
+        if len(found) < ARCHIVE_BATCH:
+            return
+        after = found[-1][:4]
