@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import shutil
 import subprocess
 import sys
@@ -11,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+
+from tests.servers import RedisServer, free_port  # noqa: F401  (free_port: imported from here by tests)
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -96,6 +97,16 @@ class WorkerProcess:
                 self.proc.kill()
 
 
+def session_redis_url(db: int | None = None) -> str:
+    """settings.REDIS_URL, or another database of the same server: always the session's
+    own redis-server (./conftest.py), never the machine's — checked here, as the callers
+    flush what it names."""
+    port = os.environ.get("TESTS_OWN_REDIS_PORT")
+    assert port and settings.REDIS_URL.startswith(f"redis://127.0.0.1:{port}/"), (
+        f"{settings.REDIS_URL} is not the session's own redis-server")
+    return settings.REDIS_URL if db is None else settings.REDIS_URL.rsplit("/", 1)[0] + f"/{db}"
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
     """Needs Postgres + Redis (the CI set-up); skipped on the embedded default."""
@@ -103,50 +114,13 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
         pytest.skip("needs DATABASE_URL (Postgres) and REDIS_URL: run through .ci/run")
     import redis
 
-    redis.Redis.from_url(settings.REDIS_URL).flushdb()
+    redis.Redis.from_url(session_redis_url()).flushdb()  # the session's own server (asserted)
     from django.db import connection
 
     worker = WorkerProcess(connection.settings_dict["NAME"], tmp_path_factory.mktemp("worker") / "worker.log")
     worker.start()
     yield worker
     worker.stop()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class RedisServer:
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.proc: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--daemonize", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        wait_for(self.answers, timeout=10)
-
-    def answers(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
-                s.sendall(b"PING\r\n")
-                return s.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
 
 
 @pytest.fixture

@@ -10,7 +10,9 @@ LOGGING["root"]["level"] = "WARNING"  # noqa: F405
 RATE_LIMITS = {scope: _os.environ.get(f"RATE_LIMIT_{scope.upper()}", "off") for scope in RATE_LIMITS}  # noqa: F405
 
 if REDIS_URL:  # noqa: F405
-    # Tests own a Redis database of their own and flush it.
+    # Under pytest, REDIS_URL names the session's own redis-server (./conftest.py),
+    # never the machine's; the tests flush database TEST_REDIS_DB (15) of it, and processes
+    # they start may pick another database of the same server with TEST_REDIS_DB.
     REDIS_URL = _re.sub(r"(/\d*)?$", "/" + _os.environ.get("TEST_REDIS_DB", "15"), REDIS_URL.rstrip("/"), count=1)  # noqa: F405
     CELERY_BROKER_URL = REDIS_URL
     CACHES["default"]["LOCATION"] = REDIS_URL  # noqa: F405

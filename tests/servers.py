@@ -1,0 +1,145 @@
+"""Servers the tests start, own and kill: a redis-server and a Postgres cluster, each on a
+free port of 127.0.0.1 with its files in a temporary directory. Fault tests break these,
+never the Redis or Postgres they found running on the machine (which may hold anything).
+
+No Django here: the session's own Redis is started by a pytest plugin before Django's
+settings are loaded (./conftest.py)."""
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait(predicate, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not come up within {timeout}s")
+        time.sleep(0.05)
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: SIGTERM when the process that started it dies, so a
+    test run killed outright leaves no redis-server behind."""
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+class RedisServer:
+    """A redis-server of the tests' own: nothing saved, nothing but 127.0.0.1."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return self.url_for(0)
+
+    def url_for(self, db: int) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--daemonize", "no", "--dir", tempfile.gettempdir()],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent,
+        )
+        _wait(self.answers, 10, f"redis-server on port {self.port}")
+
+    def answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+def postgres_bindir() -> Path | None:
+    """Where initdb and pg_ctl are: on PATH, else Debian's newest /usr/lib/postgresql/N/bin."""
+    if found := shutil.which("initdb"):
+        return Path(found).parent
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+    return Path(candidates[-1]).parent if candidates else None
+
+
+class PostgresCluster:
+    """A Postgres cluster of a test's own (initdb in a temporary directory, one free port,
+    trust authentication for the `postgres` role on 127.0.0.1), started and stopped with
+    pg_ctl. Postgres refuses to run as root: as root, every command runs as the `postgres`
+    OS user, which owns the directory."""
+
+    def __init__(self) -> None:
+        self.bindir = postgres_bindir()
+        if self.bindir is None:
+            raise RuntimeError("no initdb found (PostgreSQL server binaries)")
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="own-pg-"))
+        self.data = self.dir / "data"
+        self.log = self.dir / "postgres.log"
+        self.prefix: list[str] = []
+        if os.geteuid() == 0:
+            owner = pwd.getpwnam("postgres")  # KeyError: no such user, the caller skips
+            os.chown(self.dir, owner.pw_uid, owner.pw_gid)
+            self.prefix = ["runuser", "-u", "postgres", "--"]
+
+    def url(self, db: str = "postgres") -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{db}"
+
+    def _run(self, tool: str, *args: str, timeout: float = 120) -> None:
+        done = subprocess.run([*self.prefix, str(self.bindir / tool), *args], capture_output=True, text=True,
+                              timeout=timeout, cwd=self.dir)
+        if done.returncode != 0:
+            log = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
+            raise RuntimeError(f"{tool} {' '.join(args)} failed: {done.stdout}{done.stderr}{log}")
+
+    def init(self) -> None:
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
+                  "--locale=C.UTF-8", "--no-sync")
+
+    def start(self) -> None:
+        # fsync off: a test cluster thrown away afterwards; the restart test stops it cleanly.
+        options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "-t", "60", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "60", "stop")
+
+    def running(self) -> bool:
+        return (self.data / "postmaster.pid").exists()
+
+    def remove(self) -> None:
+        """Stop (immediately) if running, and delete its files."""
+        if self.running():
+            try:
+                self.stop("immediate")
+            except RuntimeError:
+                pass
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def create_database(self, name: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
