@@ -40,3 +40,24 @@ async function request(method, url, body) {
 
 export const getJSON = (url) => request("GET", url);
 export const postJSON = (url, body) => request("POST", url, body === undefined ? {} : body);
+
+// A JSON Lines document (the archive of a closed day): one parsed object per line.
+export async function getJSONLines(url) {
+  let response;
+  try {
+    response = await fetch(url, { headers: { Accept: "application/jsonl, application/json" }, credentials: "same-origin" });
+  } catch (err) {
+    throw new ApiError("network", String(err), 0);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    let data = null;
+    try { data = JSON.parse(text); } catch { /* not an error object: the status says it */ }
+    throw new ApiError((data && data.error) || "http_" + response.status, data && data.detail, response.status);
+  }
+  try {
+    return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+  } catch (err) {
+    throw new ApiError("bad_response", String(err), response.status);
+  }
+}

@@ -220,16 +220,22 @@ export async function replayPeche(input) {
   return outcome(game);
 }
 
-// RULES.md §2's ranking, as far as published lines show it (the finish time breaks the
-// remaining ties and is not published): ranks 1, 2, 3… in order, score descending, then
-// asks ascending. Returns the 0-based index of the first line out of order, or -1.
+// RULES.md §2's ranking, as far as the published lines show it: ranks 1, 2, 3… in order,
+// score descending, then asks ascending, then the earlier finish (when lines carry
+// `finished_at`). Returns the 0-based index of the first line out of order, or -1.
 export function firstOutOfOrder(entries) {
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     if (e.rank !== i + 1) return i;
     if (i === 0) continue;
     const before = entries[i - 1];
-    if (e.score > before.score || (e.score === before.score && e.asks < before.asks)) return i;
+    if (e.score !== before.score) {
+      if (e.score > before.score) return i;
+    } else if (e.asks !== before.asks) {
+      if (e.asks < before.asks) return i;
+    } else if (e.finished_at && before.finished_at && Date.parse(e.finished_at) < Date.parse(before.finished_at)) {
+      return i;
+    }
   }
   return -1;
 }
