@@ -101,6 +101,35 @@ class BodySizeLimitMiddleware:
         return self.get_response(request)
 
 
+class PageErrorMiddleware:
+    """Pages call the services and helpers the API uses; a refusal they raise (``ApiError``:
+    no such day, a malformed date, …) is the page's error page with the refusal's status,
+    in the page's language — not a 500. API views never get here: DRF's handler above
+    renders the same refusal as JSON."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from django.http import Http404
+        from django.shortcuts import render
+        from django.views import defaults
+
+        from config.middleware import is_api
+
+        if not isinstance(exception, ApiError) or is_api(request):
+            return None
+        status_code = exception.status_code
+        if status_code == 404:
+            return defaults.page_not_found(request, Http404(str(exception.detail)))
+        if status_code == 400:
+            return defaults.bad_request(request, exception)
+        return render(request, "frontend/error.html", status=status_code)
+
+
 @csrf_exempt  # a POST to a path that does not exist is a 404, not a CSRF 403
 def api_not_found(request, *args, **kwargs):
     """Any /api/ path no route matched: JSON like every other API error, never a page."""

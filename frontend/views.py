@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.conf import settings
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -23,8 +24,9 @@ ARCHIVE_DAYS = 30
 
 
 def _day_or_404(text: str) -> dt.date:
+    """A day that has a challenge: from the first one (FIRST_DAY) to today."""
     day = selectors.parse_day(text)
-    if day is None or day > days.today():
+    if day is None or day < settings.FIRST_DAY or day > days.today():
         raise Http404("no such day")
     return day
 
@@ -46,7 +48,8 @@ def daily(request, date: str | None = None):
 
 def archive(request):
     today = days.today()
-    past = [today - dt.timedelta(days=n) for n in range(1, ARCHIVE_DAYS + 1)]
+    past = [today - dt.timedelta(days=n) for n in range(1, ARCHIVE_DAYS + 1)
+            if today - dt.timedelta(days=n) >= settings.FIRST_DAY]
     return render(request, "frontend/archive.html", {"today": today, "past": past})
 
 
@@ -79,6 +82,8 @@ def _row(entry: dict) -> dict:
 
 def leaderboard_go(request):
     day = selectors.parse_day(request.GET.get("date", ""))
+    if day is not None and day < settings.FIRST_DAY:
+        day = settings.FIRST_DAY
     return redirect("leaderboard", date=(day if day and day <= days.today() else days.today()).isoformat())
 
 
@@ -106,7 +111,7 @@ def leaderboard(request, date: str):
         "entries": [_row(e) for e in data["entries"]], "total": data["total"], "page": page, "pages": pages,
         "player": player, "mine": mine,
         "histogram": _histogram(board.score_histogram(challenge_id=challenge.pk)),
-        "previous_day": day - dt.timedelta(days=1),
+        "previous_day": day - dt.timedelta(days=1) if day > settings.FIRST_DAY else None,
         "next_day": day + dt.timedelta(days=1) if day < today else None,
     })
 

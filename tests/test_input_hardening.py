@@ -67,3 +67,67 @@ def test_reasonable_nesting_still_parses():
 def test_a_body_within_the_depth_limit_still_creates_a_player(api):
     response = api.post("/api/players", '{"name": "Flat Ann", "extra": [[[1]]]}', content_type="application/json")
     assert response.status_code == 201, response.content
+
+
+# --- 2. pages for days, players and games that do not exist ---------------------------
+
+def _past(n: int) -> str:
+    import datetime as dt
+
+    from challenges import days
+
+    return (days.today() - dt.timedelta(days=n)).isoformat()
+
+
+NOT_FOUND_PAGES = [
+    "/leaderboard/2025-12-31/", "/daily/2025-12-31/",  # the day before the first one
+    "/leaderboard/0001-01-01/", "/daily/0001-01-01/", "/leaderboard/9999-12-31/", "/daily/9999-12-31/",
+    "/leaderboard/2026-02-30/", "/leaderboard/not-a-day/", "/daily/2026-13-01/", "/daily/-1/",
+    "/players/0/", "/players/99999999999999999999999999/", "/replays/0/", "/replays/99999999999999999999999999/",
+]
+
+
+@pytest.mark.parametrize("path", NOT_FOUND_PAGES)
+def test_pages_of_things_that_do_not_exist_are_404_pages(client, path):
+    client.raise_request_exception = False
+    response = client.get(path)
+    assert response.status_code == 404, (path, response.status_code)
+    assert response["Content-Type"].startswith("text/html")
+    assert "<h1>Not found</h1>" in response.content.decode()
+
+
+@pytest.mark.parametrize("lang,heading", [("en", "Not found"), ("fr", "Introuvable"), ("de", "Nicht gefunden"),
+                                          ("ja", "見つかりません")])
+def test_the_404_page_speaks_the_pages_language(client, lang, heading):
+    client.raise_request_exception = False
+    html = client.get("/leaderboard/2025-12-31/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert f'<html lang="{lang}">' in html
+    assert f"<h1>{heading}</h1>" in html
+
+
+def test_the_first_days_leaderboard_has_no_previous_day_link(client, settings):
+    settings.FIRST_DAY = __import__("datetime").date.fromisoformat(_past(3))
+    first = client.get(f"/leaderboard/{_past(3)}/").content.decode()
+    assert 'rel="prev"' not in first
+    assert f'href="/leaderboard/{_past(3)}/" rel="prev"' in client.get(f"/leaderboard/{_past(2)}/").content.decode()
+    assert client.get(f"/leaderboard/?date={_past(30)}")["Location"] == f"/leaderboard/{_past(3)}/"
+    archive = client.get("/daily/archive/").content.decode()
+    assert f"/daily/{_past(3)}/" in archive and f"/daily/{_past(4)}/" not in archive
+
+
+@pytest.mark.parametrize("status,lang,text", [(404, "de", "Nicht gefunden"), (400, "fr", "Requête invalide"),
+                                              (409, "ja", "このページは表示できません")])
+def test_a_refusal_raised_under_a_page_is_that_status_as_a_page(rf, status, lang, text):
+    """Any ApiError that reaches the page layer (pages call the API's helpers) becomes
+    the page's error page with the refusal's status, never a 500."""
+    from django.utils import translation
+
+    from config.errors import ApiError, PageErrorMiddleware
+
+    request = rf.get("/leaderboard/2026-03-01/")
+    with translation.override(lang):
+        response = PageErrorMiddleware(lambda r: None).process_exception(request, ApiError("x", "refused", status))
+    assert response.status_code == status
+    assert text in response.content.decode()
+    # API paths are DRF's: the middleware leaves their refusals to the JSON handler.
+    assert PageErrorMiddleware(lambda r: None).process_exception(rf.get("/api/x"), ApiError("x", "y", 404)) is None

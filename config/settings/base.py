@@ -79,6 +79,7 @@ MIDDLEWARE = [
     "config.middleware.PageMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.errors.DatabaseUnavailableMiddleware",
+    "config.errors.PageErrorMiddleware",
 ]
 
 # Database sessions, a new one written once instead of twice (config/sessions.py).
