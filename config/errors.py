@@ -92,9 +92,18 @@ class BodySizeLimitMiddleware:
         self.limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 
     def __call__(self, request):
+        if request.META.get("HTTP_TRANSFER_ENCODING"):
+            # A chunked body has no Content-Length, and WSGI apps (Django's request, under
+            # gunicorn and runserver alike) then read it as empty: `missing_field` for a
+            # body that was sent. Refused, saying what to do instead.
+            return JsonResponse({"error": "length_required",
+                                 "detail": "send the body with a Content-Length (chunked bodies are not accepted)"},
+                                status=411)
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
+            return JsonResponse({"error": "bad_request", "detail": "bad Content-Length"}, status=400)
+        if length < 0:
             return JsonResponse({"error": "bad_request", "detail": "bad Content-Length"}, status=400)
         if length > self.limit:
             return JsonResponse({"error": "too_large", "detail": "the request body is too large"}, status=413)

@@ -131,3 +131,88 @@ def test_a_refusal_raised_under_a_page_is_that_status_as_a_page(rf, status, lang
     assert text in response.content.decode()
     # API paths are DRF's: the middleware leaves their refusals to the JSON handler.
     assert PageErrorMiddleware(lambda r: None).process_exception(rf.get("/api/x"), ApiError("x", "y", 404)) is None
+
+
+# --- 3. chunked bodies, against real server processes ----------------------------------
+
+def _server_env() -> dict:
+    """A server process on this test's database (Postgres or the SQLite file)."""
+    import os
+
+    from django.db import connection
+
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings.test")
+    if connection.vendor == "postgresql":
+        from tests.conftest import worker_env
+
+        env.update(worker_env(connection.settings_dict["NAME"]))
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{connection.settings_dict['NAME']}"
+        env.pop("REDIS_URL", None)
+    return env
+
+
+@pytest.fixture(params=["gunicorn", "runserver"])
+def server(request, transactional_db, tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT, free_port, wait_for
+
+    port = free_port()
+    command = {
+        "gunicorn": [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        "runserver": [sys.executable, "manage.py", "runserver", "--noreload", "--nothreading", f"127.0.0.1:{port}"],
+    }[request.param]
+    log = open(tmp_path / "server.log", "wb")
+    proc = subprocess.Popen(command, cwd=ROOT, env=_server_env(), stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    try:
+        wait_for(lambda: proc.poll() is not None or _get(port, "/healthz")[0] == 200, timeout=40, interval=0.2)
+        assert proc.poll() is None, (tmp_path / "server.log").read_text()
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+def _get(port: int, path: str) -> tuple[int, bytes]:
+    import http.client
+
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    except OSError:
+        return 0, b""
+
+
+def _post(port: int, path: str, body: bytes, chunked: bool) -> tuple[int, str, dict]:
+    import http.client
+    import json
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    if chunked:  # no Content-Length: Transfer-Encoding: chunked, the body in two chunks
+        conn.request("POST", path, body=iter([body[:5], body[5:]]), encode_chunked=True,
+                     headers={"Content-Type": "application/json"})
+    else:
+        conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+    response = conn.getresponse()
+    data = response.read()
+    conn.close()
+    return response.status, response.getheader("Content-Type"), json.loads(data)
+
+
+def test_a_chunked_body_is_refused_with_411_not_read_as_empty(server):
+    status, content_type, body = _post(server, "/api/players", b'{"name": "Chunky Ann"}', chunked=True)
+    assert (status, content_type, body["error"]) == (411, "application/json", "length_required")
+    assert "Content-Length" in body["detail"]
+    # The same body with its length creates the player.
+    status, _, body = _post(server, "/api/players", b'{"name": "Chunky Ann"}', chunked=False)
+    assert status == 201, body
+    assert body["name"] == "Chunky Ann"

@@ -164,7 +164,8 @@ SPECTACULAR_SETTINGS = {
         "The daily Pêche challenge: players, the day's deal, attempts played one ask at a "
         "time, verified results and leaderboards. Every error is "
         '`{"error": code, "detail": text}`. API clients send `Authorization: Token <token>` '
-        "(the token comes from `POST /api/players`); browsers use the session cookie."
+        "(the token comes from `POST /api/players`); browsers use the session cookie. A body is "
+        'sent with its `Content-Length`: a chunked one is refused, `411 {"error": "length_required"}`.'
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
