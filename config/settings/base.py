@@ -68,7 +68,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: what follows (https redirect, client address) must see only forwarding
+    # headers that the proxy wrote (config/security.py).
+    "config.security.TrustedProxyMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.security.SecurityHeadersMiddleware",
     "config.errors.BodySizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -142,6 +146,23 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
+# The proxies whose X-Forwarded-For / -Proto are believed (addresses or networks, "unix" for
+# gunicorn's unix socket); the same headers from any other peer are dropped
+# (config/security.py). Empty: they are left alone and DJANGO_NUM_PROXIES alone decides.
+TRUSTED_PROXIES = [p.strip() for p in os.environ.get("DJANGO_TRUSTED_PROXIES", "").split(",") if p.strip()]
+
+# Every setting, tests included, so the browser tests prove no page needs more. Nothing
+# inline: scripts and styles are files of our own; images may be data: URIs (Swagger UI's
+# icons). DJANGO_CSP / DJANGO_PERMISSIONS_POLICY replace them ("" = no header).
+CONTENT_SECURITY_POLICY = os.environ.get("DJANGO_CSP", "; ".join((
+    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
+    "font-src 'self'", "connect-src 'self'", "object-src 'none'", "base-uri 'self'",
+    "form-action 'self'", "frame-ancestors 'none'")))
+# The site uses none of these browser features; no page or frame may ask for them.
+PERMISSIONS_POLICY = os.environ.get("DJANGO_PERMISSIONS_POLICY", ", ".join(f"{feature}=()" for feature in (
+    "accelerometer", "camera", "geolocation", "gyroscope", "magnetometer", "microphone",
+    "payment", "usb")))
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "challenges.auth.PlayerTokenAuthentication",
@@ -156,7 +177,8 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     # The client IP for per-IP limits is REMOTE_ADDR unless this many proxies (each
     # adding to X-Forwarded-For) stand in front: a client cannot forge its address.
-    "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
+    # One by default once the proxy is named (TRUSTED_PROXIES).
+    "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "1" if TRUSTED_PROXIES else "0")),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pêche daily challenge API",

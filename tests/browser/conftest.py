@@ -39,6 +39,10 @@ def new_page(browser, live_server):
     errors: list[str] = []
 
     def make(locale: str = "en-US", viewport: dict | None = None, **kwargs):
+        # The site's Content-Security-Policy forbids eval and inline scripts, which
+        # Playwright's wait_for_function and add_script_tag (axe-core) are: tests drive the
+        # pages with it bypassed, test_csp.py walks every page with it enforced.
+        kwargs.setdefault("bypass_csp", True)
         context = browser.new_context(locale=locale, viewport=viewport or {"width": 1280, "height": 800},
                                       extra_http_headers={"Accept-Language": locale}, **kwargs)
         contexts.append(context)

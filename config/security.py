@@ -1,0 +1,87 @@
+"""Security middleware of our own: forwarding headers believed only from the proxy, and the
+response headers Django 5.2 does not set itself (Content-Security-Policy arrives in 6.0).
+
+TrustedProxyMiddleware: the per-IP rate limits and the fair-play clusters take the client's
+address from X-Forwarded-For (DRF's NUM_PROXIES), and https from X-Forwarded-Proto
+(SECURE_PROXY_SSL_HEADER). Whoever reaches gunicorn without the proxy could write those
+headers too, so when settings.TRUSTED_PROXIES names the proxy, they are dropped from every
+request whose peer is not one of them: such a client is then known by its own address.
+
+SecurityHeadersMiddleware: CONTENT_SECURITY_POLICY and PERMISSIONS_POLICY on every response
+(pages, API, errors, static files served by WhiteNoise) that has not set its own.
+"""
+from __future__ import annotations
+
+import ipaddress
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured, MiddlewareNotUsed
+
+# Every header a proxy may add about the original request (WSGI names).
+FORWARDING_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
+                      "HTTP_X_FORWARDED_PORT", "HTTP_X_REAL_IP", "HTTP_FORWARDED")
+# A peer on gunicorn's unix socket has no address (REMOTE_ADDR is ""): only processes the
+# socket file's permissions let in can connect, i.e. the proxy next to it.
+UNIX_SOCKET = "unix"
+
+
+def parse_proxies(entries) -> tuple[bool, tuple]:
+    """("10.0.0.5", "172.30.0.0/24", "unix") -> (unix trusted?, networks)."""
+    unix, networks = False, []
+    for entry in entries:
+        entry = entry.strip()
+        if not entry:
+            continue
+        if entry == UNIX_SOCKET:
+            unix = True
+            continue
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(f"DJANGO_TRUSTED_PROXIES: {entry!r} is no address, network or 'unix'") from None
+    return unix, tuple(networks)
+
+
+def is_trusted(peer: str, unix: bool, networks: tuple) -> bool:
+    if not peer:
+        return unix
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    if getattr(address, "ipv4_mapped", None):  # ::ffff:10.0.0.5 on a dual-stack socket
+        address = address.ipv4_mapped
+    return any(address in network for network in networks)
+
+
+class TrustedProxyMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.unix, self.networks = parse_proxies(getattr(settings, "TRUSTED_PROXIES", ()))
+        if not (self.unix or self.networks):
+            # Nothing named: the headers are left alone and DJANGO_NUM_PROXIES alone decides.
+            raise MiddlewareNotUsed
+
+    def __call__(self, request):
+        meta = request.META
+        if not is_trusted(meta.get("REMOTE_ADDR", ""), self.unix, self.networks):
+            for name in FORWARDING_HEADERS:
+                meta.pop(name, None)
+        return self.get_response(request)
+
+
+class SecurityHeadersMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.headers = [(name, value) for name, value in (
+            ("Content-Security-Policy", getattr(settings, "CONTENT_SECURITY_POLICY", "")),
+            ("Permissions-Policy", getattr(settings, "PERMISSIONS_POLICY", "")),
+        ) if value]
+        if not self.headers:
+            raise MiddlewareNotUsed
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        for name, value in self.headers:
+            response.headers.setdefault(name, value)
+        return response
