@@ -104,3 +104,24 @@ def test_the_js_commitment_and_deck_are_the_servers():
     got = json.loads(done.stdout)
     assert got == [[days.commitment(s), shuffled_deck(s)] for s in seeds]
     assert got[0][1][:12] == "5H 3H KS AS 2S AH 9C 10C QC JS KD 6H".split()  # RULES.md §1's example
+
+
+def test_the_js_ranking_order_is_the_leaderboards():
+    # RULES.md §2: score descending, then asks ascending, then the earlier finish.
+    lines = {
+        "in_order": [(1, 1060, 20, "10:00"), (2, 1060, 21, "09:00"), (3, 1060, 21, "09:30"), (4, 1000, 5, "08:00")],
+        "score_up": [(1, 1000, 20, "10:00"), (2, 1060, 30, "09:00")],
+        "asks_down": [(1, 1060, 20, "10:00"), (2, 1060, 19, "11:00")],
+        "finish_earlier": [(1, 1060, 20, "10:00"), (2, 1060, 20, "09:59")],
+        "rank_skipped": [(1, 1060, 20, "10:00"), (3, 1000, 20, "10:00")],
+    }
+    cases = {name: [{"rank": r, "score": s, "asks": a, "finished_at": f"2026-06-02T{t}:00+00:00"}
+                    for r, s, a, t in rows] for name, rows in lines.items()}
+    script = (f"import {{ firstOutOfOrder }} from {json.dumps(ENGINE_JS.as_uri())};\n"
+              f"const cases = {json.dumps(cases)};\n"
+              "console.log(JSON.stringify(Object.fromEntries(Object.entries(cases).map(([k, v]) => [k, firstOutOfOrder(v)]))));")
+    done = subprocess.run([NODE, QUIET, "--input-type=module", "-e", script], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"in_order": -1, "score_up": 1, "asks_down": 1, "finish_earlier": 1,
+                                       "rank_skipped": 1}
