@@ -283,7 +283,40 @@ class DeckMap:
 
 # --- Playing and judging -----------------------------------------------------------
 
-def play(deck: list[str], choose, rng: random.Random) -> float:
+class Calibration:
+    """Are the public chances honest numbers? For every rank in hand at an ask, the chance
+    stated (by the detector's formula and by the engine's) against whether the opponent
+    held it. Only chances strictly between 0 and 1 count (a known rank is not a guess)."""
+
+    BUCKETS = 10
+
+    def __init__(self) -> None:
+        # formula -> bucket -> [ranks, Σ stated chance, held]
+        self.rows = {f: [[0, 0.0, 0] for _ in range(self.BUCKETS)] for f in ("detector's", "engine's")}
+
+    def add(self, observed: fairplay.Observed) -> None:
+        for formula, chances in (("detector's", observed.chances), ("engine's", observed.basic)):
+            rows = self.rows[formula]
+            for rank, chance in zip(observed.ranks, chances):
+                if 0.0 < chance < 1.0:
+                    row = rows[min(self.BUCKETS - 1, int(chance * self.BUCKETS))]
+                    row[0] += 1
+                    row[1] += chance
+                    row[2] += rank in observed.held_ranks
+
+    def report(self) -> None:
+        print("\nPublic chances against the truth (every rank in hand at the honest players' asks)")
+        print(f"{'stated':>9}  " + "  ".join(f"{f + ' formula: ranks, mean stated, held':>44}" for f in self.rows))
+        for b in range(self.BUCKETS):
+            cells = []
+            for formula in self.rows:
+                n, stated, held = self.rows[formula][b]
+                cells.append(f"{n:>10} {stated / n:>14.1%} {held / n:>8.1%} [{wilson(held, n)[0]:.1%}, "
+                             f"{wilson(held, n)[1]:.1%}]" if n else f"{'no ranks: no figure':>44}")
+            print(f"{b * 10:>3}–{b * 10 + 10:>3} %  " + "  ".join(f"{c:>44}" for c in cells))
+
+
+def play(deck: list[str], choose, rng: random.Random, calibration: Calibration | None = None) -> float:
     """One judged game; ``choose(game, table, rng)``. Returns its suspicion."""
     game = fairplay.WatchedGame(deck)
     table = PublicTable(game)
@@ -294,6 +327,8 @@ def play(deck: list[str], choose, rng: random.Random) -> float:
     while not game.over:
         rank = choose(game, table, rng)
         raw.append(fairplay.observe(game, len(raw), rank))
+        if calibration is not None:
+            calibration.add(raw[-1])
         game.ask(rank)
         if shadow is not None:
             choose.see(ENGINE.apply(shadow, rank))
@@ -324,7 +359,8 @@ def player_types(maps: dict[int, "DeckMap"], tallies: dict[str, list[int]]) -> d
     return types
 
 
-def run(seeds: int, seed_base: int) -> tuple[dict[str, list[float]], dict[str, float]]:
+def run(seeds: int, seed_base: int, calibration: Calibration | None = None
+        ) -> tuple[dict[str, list[float]], dict[str, float]]:
     """Suspicions by player type, in seed order, and for each mapped cheater the share of
     its asks with a held rank available at which its map proved one."""
     out: dict[str, list[float]] = {}
@@ -340,7 +376,8 @@ def run(seeds: int, seed_base: int) -> tuple[dict[str, list[float]], dict[str, f
                 made += 1
             maps[k] = deck_map.snapshot()
         for name, choose in player_types(maps, tallies).items():
-            out.setdefault(name, []).append(play(deck, choose, random.Random(f"{seed}/{name}")))
+            out.setdefault(name, []).append(play(deck, choose, random.Random(f"{seed}/{name}"),
+                                                 calibration if is_honest(name) else None))
     return out, {name: proven / held for name, (held, proven) in tallies.items() if held}
 
 
@@ -404,11 +441,14 @@ def report(out: dict[str, list[float]], pinned: dict[str, float]) -> bool:
     print(header + f"    {'median':>6} {'99.5%':>6} {'max':>6}")
     print("-" * (len(header) + 26))
     worst_honest: float | None = 0.0
+    worst_upper = 0.0  # the highest upper 95 % bound among honest types
     for name in filter(is_honest, out):
         values = out[name]
-        line, r = rate_row(name, sum(v >= t for v in values), len(values))
+        hits = sum(v >= t for v in values)
+        line, r = rate_row(name, hits, len(values))
         if values:
             line += f"  {statistics.median(values):>6.2f} {quantile(values, 0.995):>6.2f} {max(values):>6.2f}"
+            worst_upper = max(worst_upper, wilson(hits, len(values))[1])
         print(line)
         worst_honest = None if r is None or worst_honest is None else max(worst_honest, r)
     full_rate = None
@@ -444,6 +484,9 @@ def report(out: dict[str, list[float]], pinned: dict[str, float]) -> bool:
     print(f"aim (issue 13): >= {AIM_DETECTION:.0%} of full-knowledge cheaters flagged per game at <= "
           f"{AIM_FALSE_POSITIVE:.1%} of honest players: {full_rate:.2%} at {worst_honest:.2%} "
           f"(worst honest type) — {'met' if met else 'NOT met'}")
+    if met and worst_upper > AIM_FALSE_POSITIVE:
+        print(f"  not confirmed: too few games (the worst honest type's upper 95 % bound is {worst_upper:.2%})")
+        met = False
     if week_honest is not None:
         print(f"weekly rule: worst honest type's weeks flagged {week_honest:.2%}")
     return met
@@ -458,9 +501,12 @@ def sweep(out: dict[str, list[float]]) -> None:
         worst = max(sum(v >= t for v in out[n]) / len(out[n]) for n in filter(is_honest, out))
         print(f"{t:>9.1f} {worst:>13.2%} " + " ".join(
             f"{sum(v >= t for v in out[n]) / len(out[n]):>14.1%}" for n in cheat_names))
+    all_weeks = weeks(out)
+    if not all_weeks["full knowledge in 1 of 7"]:
+        print(f"\nno weekly sweep: fewer than {WEEK} deals")
+        return
     print("\nSweep (calibration): weekly rule, allowance × player threshold "
           "(worst honest weeks / full in 1 of 7 / occasional 30 %)")
-    all_weeks = weeks(out)
     for allowance in (1.0, 1.5, 2.0, 2.5, 3.0):
         cells = []
         for threshold in (4.0, 5.0, 6.0, 7.0, 9.0):
@@ -485,8 +531,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"fair-play detector: {args.seeds} deals (fairplay-{args.seed_base} … "
           f"fairplay-{args.seed_base + args.seeds - 1}), each played by every player type below")
     print(f"commit {commit()}, {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, {machine()}")
-    out, pinned = run(args.seeds, args.seed_base)
+    calibration = Calibration()
+    out, pinned = run(args.seeds, args.seed_base, calibration)
     report(out, pinned)
+    calibration.report()
     if args.sweep:
         sweep(out)
     print(f"\n{time.perf_counter() - started:.1f}s")
