@@ -166,8 +166,14 @@ def redis_client(*, bulk: bool = False):
     return _client(settings.REDIS_URL, bulk) if settings.REDIS_URL else None
 
 
-@lru_cache(maxsize=8)
 def _client(url: str, bulk: bool = False):
+    """One client per address and kind, whoever asks (the rate limiter names the cache's
+    LOCATION, the others REDIS_URL: in production the same Redis, one pool)."""
+    return _make_client(url, bool(bulk))
+
+
+@lru_cache(maxsize=8)
+def _make_client(url: str, bulk: bool):
     timeout = BULK_TIMEOUT if bulk else HOT_TIMEOUT
     pool = redis.ConnectionPool.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
                                          health_check_interval=10)
