@@ -3,6 +3,7 @@
 // file only paces the returned events, one step at a time.
 import * as api from "../casual/api.js";
 import * as S from "./state.js";
+import { PACES, loadPace, recall, remember, savePace } from "../casual/pace.js";
 import { mount, render } from "./render.js";
 
 const { pgettext } = window;
@@ -13,8 +14,28 @@ const config = {
   stepMs: Number(window.GOFISH_STEP_MS ?? root.dataset.stepMs ?? 700),
 };
 const state = S.createState(config);
+state.pace = loadPace(GAME);
 const draw = () => render(root, state);
-const sleep = (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
+
+// The pause between two events of the other seats: the player's pace, cut short by
+// skipPlayback() (a key, a tap on the table, Skip, or any control that needs the table).
+let wakeUp = null;
+function pause(ms) {
+  if (ms <= 0 || state.skipping) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => { wakeUp = null; resolve(); }, ms);
+    wakeUp = () => { clearTimeout(timer); wakeUp = null; resolve(); };
+  });
+}
+
+function skipPlayback() {
+  if (state.phase !== "playback") return;
+  state.skipping = true;
+  if (wakeUp) wakeUp();
+}
+
+// The log as the page showed it after the server's move ``moves``: a reload shows it again.
+const rememberLog = (game) => remember(GAME, game.id, game.moves, { log: state.announcements });
 
 const MESSAGES = {
   bad_input: () => pgettext("gofish", "These options cannot be played: check the number of players and the hand size."),
@@ -39,7 +60,14 @@ async function resync() {
   const home = await api.casualHome(GAME);
   S.setTally(state, home.tally);
   S.clearAnnouncements(state);
-  if (home.current) show(home.current);
+  if (home.current) {
+    const shown = recall(GAME, home.current.id, home.current.moves);
+    // Not remembered (another browser, storage off): the asks are in the view.
+    for (const event of shown ? shown.log : home.current.view.ask_history.map((a) => ({ type: "ask", ...a }))) {
+      S.announce(state, event);
+    }
+    show(home.current);
+  }
   else {
     S.setPhase(state, "setup");
     openSetup(true);
@@ -48,16 +76,21 @@ async function resync() {
 
 async function playOut(response) {
   S.beginPlayback(state, response);
+  remember(GAME, response.id, response.moves, { log: [...state.announcements, ...response.events] });
   draw();
   for (const [i, event] of response.events.entries()) {
-    // Step by step: each event of the simulated seats after a short pause.
-    if (i > 0 && config.stepMs > 0 && event.type !== "end") await sleep(config.stepMs);
+    // Step by step: each event of the simulated seats after a pause at the player's pace.
+    if (i > 0 && event.type !== "end") await pause(config.stepMs * PACES[state.pace]);
     S.revealEvent(state, event);
     draw();
   }
+  state.skipping = false;
   S.setGame(state, response);
   draw();
 }
+
+// The playback in progress, if any, so that a control can wait for its end.
+let playing = Promise.resolve();
 
 async function onAsk(rank) {
   const game = state.game;
@@ -76,7 +109,8 @@ async function onAsk(rank) {
     fail(error);
     return;
   }
-  await playOut(response);
+  playing = playOut(response);
+  await playing;
 }
 
 async function onStart(options) {
@@ -98,6 +132,7 @@ async function onStart(options) {
   show(game);
   // The deal (and books laid at once) announced as the table saw them.
   for (const event of game.events) if (event.type !== "ask") S.announce(state, event);
+  rememberLog(game);
   draw();
 }
 
@@ -122,8 +157,21 @@ mount(root, {
   onStart,
   onPlayers,
   onAsk,
-  onSetup: (open) => {
-    if (state.phase !== "busy" && state.phase !== "playback") openSetup(open);
+  // New game acts on the first click even while the others play: their turn is
+  // finished at once (it is stored already), then the setup replaces the table.
+  onSetup: async (open) => {
+    if (state.phase === "playback") {
+      skipPlayback();
+      await playing;
+    }
+    if (state.phase !== "busy") openSetup(open);
+  },
+  onSkip: skipPlayback,
+  onPace: (pace) => {
+    if (!Object.hasOwn(PACES, pace)) return;
+    state.pace = pace;
+    savePace(GAME, pace);
+    draw();
   },
   onTarget: (seat, viaKeyboard) => {
     S.chooseTarget(state, seat);

@@ -112,6 +112,21 @@ export function mount(root, handlers) {
     if (button.getAttribute("aria-disabled") !== "true") handlers.onTarget(Number(button.dataset.seat), true);
   });
 
+  // While the others play, a tap on the table or any key finishes their turn at once;
+  // the page's controls (Skip, the pace, New game) do what they say instead.
+  const game = $(root, "#gf-game");
+  const isControl = (target) => Boolean(target.closest("#gf-skip, #gf-pace, #gf-new, a"));
+  game.addEventListener("click", (ev) => {
+    if (root.dataset.phase === "playback" && !isControl(ev.target)) handlers.onSkip();
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (root.dataset.phase !== "playback" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (["Tab", "Shift", "Control", "Alt", "Meta"].includes(ev.key) || isControl(ev.target)) return;
+    handlers.onSkip();
+  });
+  $(root, "#gf-skip").addEventListener("click", handlers.onSkip);
+  $(root, "#gf-pace").addEventListener("change", (ev) => handlers.onPace(ev.target.value));
+
   const hand = $(root, "#gf-hand");
   hand.addEventListener("click", (ev) => {
     const button = ev.target.closest("button[data-rank]");
@@ -137,10 +152,12 @@ function seatTile(state, seat, targets) {
   const books = s.books[seat];
   const cards = fmt(npgettext("gofish", "%(n)s card", "%(n)s cards", s.hand_sizes[seat]), { n: s.hand_sizes[seat] });
   const bookText = fmt(npgettext("gofish", "%(n)s book", "%(n)s books", books.length), { n: books.length });
+  // The spaces keep the parts apart in the accessible name (the visible text, which
+  // the radiogroup's label "Ask whom?" introduces); flex layout does not render them.
   const children = [
-    el("span", { class: "gf-seat-name", text: seatName(seat) }),
-    el("span", { class: "gf-seat-cards", "data-cards": s.hand_sizes[seat], text: cards }),
-    el("span", { class: "gf-seat-books", "data-books": books.length, text: bookText }),
+    el("span", { class: "gf-seat-name", text: seatName(seat) }), " ",
+    el("span", { class: "gf-seat-cards", "data-cards": s.hand_sizes[seat], text: cards }), " ",
+    el("span", { class: "gf-seat-books", "data-books": books.length, text: bookText }), " ",
     el("span", { class: "gf-seat-ranks", "aria-hidden": "true", text: books.map(rankLabel).join(" ") }),
   ];
   const common = { class: "gf-seat" + (s.turn === seat && state.phase !== "over" ? " gf-active" : ""), "data-seat": seat };
@@ -150,7 +167,6 @@ function seatTile(state, seat, targets) {
   return el("button", {
     ...common, type: "button", role: "radio", "aria-checked": String(chosen && legal),
     "aria-disabled": legal ? null : "true", tabindex: seat === (state.target ?? 1) ? "0" : "-1",
-    "aria-label": fmt(pgettext("gofish", "Ask %(name)s (%(cards)s, %(books)s)"), { name: seatName(seat), cards, books: bookText }),
   }, ...children);
 }
 
@@ -179,14 +195,17 @@ function renderHand(root, state, targets) {
   const buttons = ranks.map((rank, i) => {
     const cards = state.shown.hand.filter((c) => c.slice(0, -1) === rank);
     const ok = legal.has(rank);
+    const visible = cards.map(cardLabel).join(" ");
     return el("button", {
       type: "button", class: "gf-rank", "data-rank": rank, "data-index": i,
       tabindex: i === state.focusRank ? "0" : "-1", "aria-disabled": ok ? null : "true",
+      // The name starts with the visible cards (label-in-name), then what Enter does.
       "aria-label": targets.includes(state.target)
-        ? fmt(pgettext("gofish", "Ask %(name)s for %(rank)s (you hold %(cards)s)"),
-          { name: seatName(state.target), rank: rankName(rank), cards: cards.map(cardLabel).join(" ") })
-        : cards.map(cardLabel).join(" "),
-    }, ...cards.map((c) => el("span", { class: "gf-card suit-" + c.slice(-1), "data-card": c, text: cardLabel(c) })));
+        ? fmt(pgettext("gofish", "%(cards)s: ask %(name)s for %(rank)s"),
+          { name: seatName(state.target), rank: rankName(rank), cards: visible })
+        : visible,
+    }, ...cards.flatMap((c, i) => [i ? " " : null,
+      el("span", { class: "gf-card suit-" + c.slice(-1), "data-card": c, text: cardLabel(c) })]));
   });
   hand.replaceChildren(...buttons);
   hand.dataset.ready = state.phase === "idle" && targets.length ? "1" : "0";
@@ -262,6 +281,9 @@ export function render(root, state) {
         : s.turn === 0 ? pgettext("gofish", "Your turn")
           : fmt(pgettext("gofish", "%(name)s is playing…"), { name: seatName(s.turn) });
   turn.dataset.turn = state.phase === "idle" ? "player" : state.phase;
+  const skip = $(root, "#gf-skip");
+  skip.disabled = state.phase !== "playback";
+  $(root, "#gf-pace").value = state.pace;
   renderSeats(root, state, targets);
   $(root, ".gf-hand-box").hidden = state.phase === "over";
   $(root, ".gf-controls").hidden = state.phase === "over";  // the end panel has its own New game

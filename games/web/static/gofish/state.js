@@ -17,6 +17,8 @@ export function createState(config) {
     focusRank: 0,               // index of the focused rank in the hand
     tally: { win: 0, loss: 0, draw: 0 },
     error: null,
+    pace: "normal",             // the player's pace (casual/pace.js PACES), remembered
+    skipping: false,            // the current playback was told to finish at once
   };
 }
 

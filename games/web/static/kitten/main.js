@@ -2,20 +2,27 @@
 // draws it (render.js). The server plays every flip; this file only paces the events.
 import * as api from "../casual/api.js";
 import * as S from "./state.js";
-const { gettext, ngettext } = window;
+import { PACES, loadPace, recall, remember, savePace } from "../casual/pace.js";
 import { cardLabel, elements, endTexts, fmt, render, flyBack, flipIn, slideTaken, finishAll } from "./render.js";
+
+// Every message from this game's own catalogue (context "kitten"): the site's other
+// catalogues hold the same English words in another register.
+const { npgettext, pgettext } = window;
 
 const root = document.getElementById("kitten");
 const GAME = root.dataset.game;
 const els = elements(root);
 const state = S.createState();
 
-// Durations (ms): data attributes, overridable with window.KITTEN_TIMING (tests).
-const timing = {};
+// Durations (ms) at the normal pace: data attributes, overridable with
+// window.KITTEN_TIMING (tests). The player's pace scales them all.
+const base = {};
 for (const name of ["deal", "flip", "highlight", "slide", "opponent", "auto"]) {
-  timing[name] = Number(root.dataset[`${name}Ms`]) || 0;
+  base[name] = Number(root.dataset[`${name}Ms`]) || 0;
 }
-Object.assign(timing, window.KITTEN_TIMING || {});
+Object.assign(base, window.KITTEN_TIMING || {});
+state.pace = loadPace(GAME);
+const timing = new Proxy(base, { get: (t, name) => t[name] * PACES[state.pace] });
 
 const draw = () => render(state, els);
 
@@ -65,14 +72,34 @@ async function animation(body) {
 function eventMessage(event) {
   const cap = event.capture;
   const you = event.seat === 0;
-  if (!cap) return fmt(you ? gettext("You flipped %(card)s") : gettext("Kitten flipped %(card)s"), { card: cardLabel(event.card) });
+  if (!cap) {
+    return fmt(you ? pgettext("kitten", "You flipped %(card)s") : pgettext("kitten", "Kitten flipped %(card)s"),
+      { card: cardLabel(event.card) });
+  }
   const n = cap.taken.length;
   const msg = cap.kind === "jack"
-    ? (you ? ngettext("Jack sweep! You take %(n)s card", "Jack sweep! You take %(n)s cards", n)
-      : ngettext("Jack sweep! Kitten takes %(n)s card", "Jack sweep! Kitten takes %(n)s cards", n))
-    : (you ? ngettext("Fished! You take %(n)s card", "Fished! You take %(n)s cards", n)
-      : ngettext("Fished! Kitten takes %(n)s card", "Fished! Kitten takes %(n)s cards", n));
+    ? (you ? npgettext("kitten", "Jack sweep! You take %(n)s card", "Jack sweep! You take %(n)s cards", n)
+      : npgettext("kitten", "Jack sweep! Kitten takes %(n)s card", "Jack sweep! Kitten takes %(n)s cards", n))
+    : (you ? npgettext("kitten", "Fished! You take %(n)s card", "Fished! You take %(n)s cards", n)
+      : npgettext("kitten", "Fished! Kitten takes %(n)s card", "Fished! Kitten takes %(n)s cards", n));
   return fmt(msg, { n });
+}
+
+const opponentFirst = () => pgettext("kitten", "In this game, the opponent flips first");
+
+// The status line once a response has been played out: the end, else its last flip
+// (a new game opened by Kitten says so unless that flip took cards). Remembered with
+// the response, so that a reload — even in the middle of the animation — shows it.
+function finalStatus(game) {
+  if (game.status !== "playing") return endTexts(game.view.outcome).status;
+  const flips = game.events.filter((e) => e.type === "flip");
+  const last = flips[flips.length - 1];
+  if (game.moves <= 1 && game.view.first === "opponent" && !(last && last.capture)) return opponentFirst();
+  return last ? eventMessage(last) : "";
+}
+
+function rememberShown(game) {
+  remember(GAME, game.id, game.moves, { status: finalStatus(game) });
 }
 
 // --- playing events from the server --------------------------------------------------
@@ -121,8 +148,7 @@ function settle(game) {
   state.hint = state.phase === "idle" && game.number === 1 && game.moves === 0;
   draw();
   if (state.phase === "over") {
-    const { title, reason } = endTexts(game.view.outcome);
-    S.setStatus(state, `${title} ${reason}`);
+    S.setStatus(state, endTexts(game.view.outcome).status);
     draw();
     els.end.focus({ preventScroll: false });
   } else {
@@ -143,8 +169,13 @@ let pending = Promise.resolve();
 async function resync() {
   const home = await api.casualHome(GAME);
   state.tally = home.tally;
-  if (home.current) settle(home.current);
-  else await newGame();
+  if (home.current) {
+    const shown = recall(GAME, home.current.id, home.current.moves);
+    S.setStatus(state, shown ? shown.status : "");
+    settle(home.current);
+  } else {
+    await newGame();
+  }
 }
 
 function failed(error) {
@@ -152,7 +183,7 @@ function failed(error) {
     interrupt();
     return resync();
   }
-  S.setStatus(state, gettext("Could not reach the server. Try again."));
+  S.setStatus(state, pgettext("kitten", "Could not reach the server. Try again."));
   state.phase = state.game && state.game.status === "playing" ? "idle" : state.phase;
   draw();
   return undefined;
@@ -173,6 +204,7 @@ async function flip() {
     await failed(error);
     return;
   }
+  rememberShown(response);
   if (gen !== state.gen) return;
   state.game = response;  // the tally and the end panel wait for settle()
   if (await playEvents(response.events, gen)) settle(response);
@@ -182,7 +214,7 @@ async function deal(first, gen) {
   state.dealing = true;
   state.phase = "dealing";
   S.showEmptyDeal(state, first);
-  S.setStatus(state, gettext("Dealing…"));
+  S.setStatus(state, pgettext("kitten", "Dealing…"));
   await animation(async () => {
     for (let i = 0; i < 52 && gen === state.gen; i++) {
       S.dealOne(state, i);
@@ -210,25 +242,24 @@ async function newGame() {
     await failed(error);
     return;
   }
+  rememberShown(game);
   if (gen !== state.gen) return;
   S.setGame(state, game);
   await deal(game.view.first, gen);
   if (gen !== state.gen) return;
-  if (game.view.first === "opponent") S.setStatus(state, gettext("In this game, the opponent flips first"));
+  if (game.view.first === "opponent") S.setStatus(state, opponentFirst());
   draw();
   if (await playEvents(game.events, gen)) {
     settle(game);
-    if (game.view.first === "opponent" && !game.events.some((e) => e.capture)) {
-      S.setStatus(state, gettext("In this game, the opponent flips first"));
-      draw();
-    }
+    S.setStatus(state, finalStatus(game));
+    draw();
   }
 }
 
 async function seeResult() {
   const game = state.game;
   if (!game || game.status !== "playing") return;
-  if (!(await confirmDialog(gettext("See the result now? The remaining cards are flipped at once.")))) return;
+  if (!(await confirmDialog(pgettext("kitten", "See the result now? The remaining cards are flipped at once.")))) return;
   interrupt();
   await pending.catch(() => undefined);
   const gen = state.gen;
@@ -236,6 +267,7 @@ async function seeResult() {
   draw();
   try {
     const response = await api.casualFinish(GAME, state.game.id, state.game.moves);
+    rememberShown(response);
     if (gen === state.gen) settle(response);
   } catch (error) {
     await failed(error);
@@ -244,7 +276,7 @@ async function seeResult() {
 
 async function askNewGame() {
   const playing = state.game && state.game.status === "playing";
-  if (playing && !(await confirmDialog(gettext("Start a new game? This game will be abandoned.")))) return;
+  if (playing && !(await confirmDialog(pgettext("kitten", "Start a new game? This game will be abandoned.")))) return;
   await newGame();
 }
 
@@ -263,17 +295,21 @@ function confirmDialog(text) {
 function flipRequest() {
   if (state.animating) { finishAnimation(); return; }
   if (state.phase === "opponent") {
-    S.setStatus(state, gettext("Wait for the opponent"));
+    S.setStatus(state, pgettext("kitten", "Wait for the opponent"));
     draw();
     return;
   }
   if (state.phase === "idle") flip();
 }
 
-// During an animation any tap or key in the game only finishes it (capture phase, so
-// the button under the finger does nothing else).
+// The seed's rule: during an animation a tap or key on the table only finishes it (no
+// card is flipped too many); a control button always does what it says at once, and
+// finishes the animation as well. Flip and the pile are the table's own "flip" input.
+const CONTROL = ".kt-controls button:not(#kt-flip), #kt-skip, .kt-end button, .kt-pace select";
+const isControl = (target) => target instanceof Element && Boolean(target.closest(CONTROL));
+
 root.addEventListener("click", (e) => {
-  if (!state.animating || els.dialog.open) return;
+  if (!state.animating || els.dialog.open || isControl(e.target)) return;
   e.preventDefault();
   e.stopPropagation();
   finishAnimation();
@@ -281,8 +317,13 @@ root.addEventListener("click", (e) => {
 
 document.addEventListener("keydown", (e) => {
   if (els.dialog.open || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (["Tab", "Shift", "Control", "Alt", "Meta"].includes(e.key)) return;
+  if (isControl(e.target)) {
+    // Enter/Space (and the select's own keys) reach the control: it acts on them.
+    if (state.animating) finishAnimation();
+    return;
+  }
   if (state.animating) {
-    if (["Tab", "Shift", "Control", "Alt", "Meta"].includes(e.key)) return;
     e.preventDefault();
     e.stopPropagation();
     finishAnimation();
@@ -292,25 +333,39 @@ document.addEventListener("keydown", (e) => {
   const target = e.target;
   const own = target === document.body || target === els.piles[0] || target === els.flip
     || target === els.board || target === root;
-  if (!own) return; // Enter/Space on another control activates that control
+  if (!own) return; // Enter/Space on another element (a link) activates it
   e.preventDefault();
   if (!e.repeat) flipRequest();
 }, true);
 
+// Every control first finishes what is moving, then acts.
+function control(button, action) {
+  button.addEventListener("click", (e) => {
+    if (state.animating) finishAnimation();
+    action(e);
+  });
+}
+
 els.piles[0].addEventListener("click", flipRequest);
 els.flip.addEventListener("click", flipRequest);
-els.auto.addEventListener("click", () => {
+control(els.skip, () => undefined);   // finishing the deal is what Skip does
+control(els.auto, () => {
   state.auto = !state.auto;
   draw();
   scheduleAuto();
 });
-els.result.addEventListener("click", seeResult);
-els.newGame.addEventListener("click", askNewGame);
-els.replay.addEventListener("click", newGame);
+control(els.result, seeResult);
+control(els.newGame, askNewGame);
+control(els.replay, newGame);
+els.pace.value = state.pace;
+els.pace.addEventListener("change", () => {
+  state.pace = els.pace.value in PACES ? els.pace.value : state.pace;
+  savePace(GAME, state.pace);
+});
 
 if (document.fullscreenEnabled) {
   els.fullscreen.hidden = false;
-  els.fullscreen.addEventListener("click", () => {
+  control(els.fullscreen, () => {
     if (document.fullscreenElement) document.exitFullscreen();
     else document.documentElement.requestFullscreen().catch(() => undefined);
   });

@@ -4,7 +4,8 @@
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const LOW_PILE = 3; // a pile this small is emphasized
 
-const { gettext } = window;
+// This game's own catalogue (context "kitten"), in the seeds' register.
+const { pgettext } = window;
 export const fmt = (msg, values) => window.interpolate(msg, values, true);
 
 export function cardLabel(card) {
@@ -30,6 +31,7 @@ export function elements(root) {
     result: $("kt-result"),
     newGame: $("kt-new"),
     fullscreen: $("kt-fullscreen"),
+    pace: $("kt-pace"),
     end: $("kt-end"),
     endTitle: $("kt-end-title"),
     endReason: $("kt-end-reason"),
@@ -53,12 +55,26 @@ function cardElement(card, index, highlighted) {
   return li;
 }
 
+/** The end panel's title and reason, and the status line that says both in one
+ * sentence (its own message per outcome: each language joins them its own way). */
 export function endTexts(outcome) {
-  const title = { player: gettext("You win!"), opponent: gettext("You lose"), draw: gettext("Draw") }[outcome.winner];
+  const title = { player: pgettext("kitten", "You win!"), opponent: pgettext("kitten", "You lose"),
+    draw: pgettext("kitten", "Draw") }[outcome.winner];
   let reason;
-  if (outcome.reason === "limit") reason = gettext("Move limit: most cards wins");
-  else reason = outcome.winner === "player" ? gettext("Kitten's pile ran out") : gettext("Your pile ran out");
-  return { title, reason };
+  let status;
+  if (outcome.reason === "limit") {
+    reason = pgettext("kitten", "Move limit: most cards wins");
+    status = { player: pgettext("kitten", "You win — move limit: most cards wins"),
+      opponent: pgettext("kitten", "You lose — move limit: most cards wins"),
+      draw: pgettext("kitten", "Draw — move limit: most cards wins") }[outcome.winner];
+  } else if (outcome.winner === "player") {
+    reason = pgettext("kitten", "Kitten's pile ran out");
+    status = pgettext("kitten", "You win — Kitten's pile ran out");
+  } else {
+    reason = pgettext("kitten", "Your pile ran out");
+    status = pgettext("kitten", "You lose — your pile ran out");
+  }
+  return { title, reason, status };
 }
 
 export function render(state, els) {
@@ -78,14 +94,17 @@ export function render(state, els) {
   }
   els.moves.textContent = String(s.moves);
   const over = state.phase === "over";
-  els.turn.textContent = over ? gettext("Game over")
-    : s.turn === "player" ? gettext("Your turn") : s.turn === "opponent" ? gettext("Kitten's turn") : gettext("Dealing…");
+  els.turn.textContent = over ? pgettext("kitten", "Game over")
+    : s.turn === "player" ? pgettext("kitten", "Your turn") : s.turn === "opponent" ? pgettext("kitten", "Kitten's turn")
+      : pgettext("kitten", "Dealing…");
   els.turn.dataset.turn = over ? "over" : (s.turn || "");
-  els.first.textContent = s.first === "opponent" ? gettext("In this game, the opponent flips first")
-    : s.first === "player" ? gettext("In this game, you flip first") : "";
-  els.hint.hidden = !state.hint;
+  els.first.textContent = s.first === "opponent" ? pgettext("kitten", "In this game, the opponent flips first")
+    : s.first === "player" ? pgettext("kitten", "In this game, you flip first") : "";
+  // The hint keeps its place when it goes (visibility): nothing below it moves.
+  els.hint.classList.toggle("kt-gone", !state.hint);
   if (els.status.textContent !== state.status) els.status.textContent = state.status;
-  els.skip.hidden = !state.dealing;
+  els.skip.classList.toggle("kt-gone", !state.dealing);
+  els.skip.disabled = !state.dealing;
   els.auto.setAttribute("aria-pressed", String(state.auto));
   const playing = game && game.status === "playing";
   els.flip.disabled = !playing;

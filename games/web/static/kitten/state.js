@@ -9,6 +9,7 @@ export function createState() {
     animating: false,    // a deal or flip/capture animation is running (input only finishes it)
     dealing: false,
     auto: false,
+    pace: "normal",      // the player's pace (casual/pace.js PACES), remembered
     status: "",
     hint: false,
     tally: { win: 0, loss: 0, draw: 0 },
