@@ -24,9 +24,9 @@ def compose() -> dict:
     return yaml.safe_load(COMPOSE.read_text())
 
 
-def test_compose_has_the_five_services_with_health_checks(compose):
+def test_compose_has_the_six_services_with_health_checks(compose):
     services = compose["services"]
-    assert set(services) == {"db", "redis", "web", "worker", "beat"}
+    assert set(services) == {"db", "redis", "proxy", "web", "worker", "beat"}
     for name, service in services.items():
         check = service.get("healthcheck")
         assert check and check["test"], f"{name} has no health check"
@@ -47,6 +47,9 @@ def test_compose_start_order_waits_for_health(compose):
     for service in services.values():
         for volume in service.get("volumes", []):
             source = volume.split(":", 1)[0]
+            if source.startswith((".", "/")):  # a file of the repository (the proxy's template)
+                assert (ROOT / source).exists(), source
+                continue
             assert source in declared, f"undeclared volume {source}"
     assert {"pgdata", "redisdata"} <= declared
 
