@@ -84,6 +84,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.errors.DatabaseUnavailableMiddleware",
     "config.errors.PageErrorMiddleware",
+    # The embedded default's sweeper (no worker, no beat); gone when REDIS_URL is set.
+    "config.embedded_sweep.EmbeddedSweepMiddleware",
 ]
 
 # Database sessions, a new one written once instead of twice (config/sessions.py).
@@ -243,6 +245,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 # An attempt still `verifying` this long after it finished is re-enqueued by the sweeper.
 VERIFY_STUCK_AFTER = timedelta(seconds=int(os.environ.get("VERIFY_STUCK_AFTER", "120")))
+# Without a broker the web process sweeps: on its first request, then on one request per
+# this interval (config/embedded_sweep.py).
+EMBEDDED_SWEEP_EVERY = timedelta(seconds=float(os.environ.get("SWEEP_SECONDS", "60")))
 
 # One structured line per record: logfmt (key=value) by default, LOG_FORMAT=json for JSON.
 # The key=value pairs a message names (attempt=, challenge=) become fields of their own.
