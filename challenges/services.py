@@ -202,7 +202,14 @@ _ASK_WRITE = (
 _JSON_LENGTH = {"postgresql": "jsonb_array_length", "sqlite": "json_array_length"}
 
 
+# No row has an id beyond a 64-bit integer (and SQLite cannot even bind one): such an
+# attempt does not exist. The ORM knows this; the raw statements below must be told.
+_MAX_ID = 2**63 - 1
+
+
 def _attempt_for_ask(attempt_id: int, player: Player) -> Attempt:
+    if not 0 < attempt_id <= _MAX_ID:
+        raise ApiError("not_found", "no such attempt", status.HTTP_404_NOT_FOUND)
     with connection.cursor() as cursor:
         cursor.execute(_ASK_READ, [attempt_id, player.pk])
         row = cursor.fetchone()
