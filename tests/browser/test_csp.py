@@ -82,7 +82,8 @@ def test_no_page_violates_the_content_security_policy(new_page, settings):
     attempt = verified_attempt("Csp replayed", day=dt.date(2026, 6, 2))
     visitor = enforced(new_page)
     visitor_violations, visitor_policies = watch(visitor)
-    for path in (f"/replays/{attempt.pk}/", f"/players/{attempt.player_id}/", "/me/", "/api/docs"):
+    for path in (f"/replays/{attempt.pk}/", f"/players/{attempt.player_id}/", "/me/", "/leaderboard/2026-06-02/",
+                 "/api/docs"):
         visitor.goto(visitor.base + path)
         visitor.wait_for_load_state("networkidle")
         seen.append(path)
