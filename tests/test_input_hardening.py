@@ -216,3 +216,42 @@ def test_a_chunked_body_is_refused_with_411_not_read_as_empty(server):
     status, _, body = _post(server, "/api/players", b'{"name": "Chunky Ann"}', chunked=False)
     assert status == 201, body
     assert body["name"] == "Chunky Ann"
+
+
+def _raw(port: int, request: bytes) -> int:
+    """The status a real server answers to these exact bytes (0: it closed without one)."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(request)
+        s.shutdown(socket.SHUT_WR)
+        head = b""
+        while b"\r\n" not in head:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+    return int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+
+
+def test_raw_bytes_to_every_route_of_a_real_server_find_no_5xx(server):
+    """What the test client cannot send: bytes that are not UTF-8 in the path itself, and
+    bodies through the server's own HTTP parsing (the fuzz of tests/test_input_fuzz.py
+    covers the rest in process)."""
+    from tests.test_input_fuzz import GARBAGE, patterns, paths
+
+    deep = b"[" * 5000 + b"]" * 5000
+    failures = []
+    for route in patterns():
+        path = paths(route, {})[0].encode()
+        for request in (
+            b"GET " + path + b"\xff\xfe%ff?q=\xc3 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+            b"POST " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json"
+            b"\r\nContent-Length: %d\r\n\r\n" % len(deep) + deep,
+            b"POST " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: \xff\r\n"
+            b"Content-Length: %d\r\n\r\n" % len(GARBAGE) + GARBAGE,
+        ):
+            status = _raw(server, request)
+            if status >= 500 or status == 0:
+                failures.append(f"{status} {request[:60]!r}")
+    assert not failures, "\n".join(failures[:30])
