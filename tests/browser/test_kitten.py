@@ -303,3 +303,132 @@ def test_phone_portrait_and_landscape_fit_without_horizontal_scroll(new_page, lo
         box = page.locator(selector).bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], selector
     screenshot(page, f"kitten-{name}")
+
+
+LONG_ROW_SEED = "kt1140"  # first="player": the table holds 12 cards after move 12
+SLOW_FLIP = {**FAST, "flip": 4000}  # every flip animates for 4 s: long enough to click into
+
+
+def wait_animating(page):
+    page.wait_for_selector('#kitten[data-animating="true"]', timeout=5000)
+
+
+def test_every_control_acts_on_the_first_click_or_key_during_an_animation(new_page):
+    page = open_kitten(new_page, timing=SLOW_FLIP)
+    wait_phase(page, "idle")
+    page.click("#kt-pile-0")                         # a tap on the table starts a flip
+    wait_animating(page)
+    page.click("#kt-auto")                           # Auto on: at once, and the flip finishes
+    assert page.get_attribute("#kt-auto", "aria-pressed") == "true"
+    # The 4 s flip was finished: Kitten's flip (move 2) is already on the table.
+    page.wait_for_function("+document.querySelector('#kt-moves').textContent >= 2", timeout=1500)
+    wait_animating(page)                             # Auto keeps flipping…
+    page.click("#kt-auto")                           # …and one click turns it off, mid-animation
+    assert page.get_attribute("#kt-auto", "aria-pressed") == "false"
+    wait_phase(page, "idle")
+    stopped = len(current(page).moves)
+    page.wait_for_timeout(300)                       # a flip Auto would have made is due by now
+    assert len(current(page).moves) == stopped
+
+    page.locator("#kt-auto").focus()                 # the same with the keyboard
+    page.click("#kt-pile-0")
+    wait_animating(page)
+    page.locator("#kt-auto").focus()
+    page.keyboard.press("Enter")
+    assert page.get_attribute("#kt-auto", "aria-pressed") == "true"
+    page.keyboard.press("Enter")
+    assert page.get_attribute("#kt-auto", "aria-pressed") == "false"
+    wait_phase(page, "idle")
+
+    for control in ("#kt-result", "#kt-new"):        # both ask first, at once
+        page.click("#kt-pile-0")
+        wait_animating(page)
+        page.click(control)
+        assert page.locator("#kt-confirm[open]").count() == 1, control
+        page.click("#kt-confirm-cancel")
+        wait_phase(page, "idle")
+    page.click("#kt-pile-0")
+    wait_animating(page)
+    page.click("#kt-result")
+    page.click("#kt-confirm-ok")                     # See result goes all the way
+    wait_phase(page, "over")
+    assert current(page).status == "over"
+
+
+def test_the_pace_is_remembered_and_instant_plays_without_animation(new_page):
+    page = open_kitten(new_page, timing=SLOW_FLIP)
+    wait_phase(page, "idle")
+    assert page.input_value("#kt-pace") == "normal"
+    page.select_option("#kt-pace", "instant")
+    page.reload()
+    wait_phase(page, "idle")
+    assert page.input_value("#kt-pace") == "instant"
+    page.click("#kt-pile-0")                         # 4 s at normal pace, none at instant
+    wait_phase(page, "idle", timeout=2000)
+    assert len(current(page).moves) == 1
+
+
+# The end in each language: the title and the status line say the same words as the end
+# panel's reason, and the turn label names a game as the page's New game button does.
+VOICE = {
+    "fr-FR": {"title": "Défaite", "status": "Défaite — votre pile est épuisée",
+              "reason": "Votre pile est épuisée", "turn": "Partie terminée", "game": "partie"},
+    "de-DE": {"title": "Niederlage", "status": "Niederlage: Dein Stapel ist leer",
+              "reason": "Dein Stapel ist leer", "turn": "Spiel vorbei", "game": "Spiel"},
+    "ja-JP": {"title": "あなたの負け", "status": "あなたの負け：あなたの山札がなくなりました",
+              "reason": "あなたの山札がなくなりました", "turn": "対局終了", "game": "対局"},
+}
+
+
+@pytest.mark.parametrize("locale", list(VOICE))
+def test_the_end_speaks_with_the_pages_own_voice_and_survives_a_reload(new_page, locale):
+    words = VOICE[locale]
+    page = open_kitten(new_page, locale)
+    wait_phase(page, "idle")
+    restart_with(page, SHORT_SEED)
+    page.click("#kt-flip")
+    wait_phase(page, "idle")
+    during = page.inner_text("#kt-status")
+    assert during                                    # the last flip, in words
+    page.reload()
+    wait_phase(page, "idle")
+    assert page.inner_text("#kt-status") == during   # resumed as it was
+    page.click("#kt-result")
+    page.click("#kt-confirm-ok")
+    wait_phase(page, "over")
+    assert page.inner_text("#kt-end-title") == words["title"]
+    assert page.inner_text("#kt-end-reason") == words["reason"]
+    assert page.inner_text("#kt-status") == words["status"]
+    assert page.inner_text("#kt-turn") == words["turn"]
+    game_word = words["game"].casefold()
+    assert game_word in page.inner_text("#kt-new").casefold() and game_word in words["turn"].casefold()
+    assert words["status"].startswith(words["title"]) and words["status"].endswith(words["reason"][1:])
+    page.reload()
+    wait_phase(page, "over")
+    assert page.inner_text("#kt-status") == words["status"]
+    assert page.inner_text("#kt-end-title") == words["title"]
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 844, "height": 390},
+                                      {"width": 1280, "height": 800}])
+def test_the_controls_stay_still_over_a_game_and_card_labels_never_wrap(new_page, viewport):
+    page = open_kitten(new_page, "de-DE", viewport=viewport)
+    wait_phase(page, "idle")
+    place = """s => { const r = document.querySelector(s).getBoundingClientRect();
+                      return [Math.round(r.left + scrollX), Math.round(r.top + scrollY)]; }"""
+    controls = ("#kt-flip", "#kt-pile-0", "#kt-auto", "#kt-new", "#kt-pace")
+    start = {c: page.evaluate(place, c) for c in controls}
+    restart_with(page, LONG_ROW_SEED)                # the hint was there; now it is not
+    widest = 0
+    for _ in range(7):                               # up to 12 cards on the table
+        page.click("#kt-flip")
+        wait_phase(page, "idle")
+        assert {c: page.evaluate(place, c) for c in controls} == start
+        # One line per card: the label's height is one line box.
+        lines = page.evaluate("""() => [...document.querySelectorAll('#kt-table .kt-card')].map(c => {
+            const range = document.createRange(); range.selectNodeContents(c);
+            return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; })""")
+        assert set(lines) <= {1}, lines
+        widest = max(widest, len(lines))
+    assert widest >= 9
+    assert no_horizontal_scroll(page)
