@@ -34,8 +34,8 @@ from .peche import (
     opponent_choice,
 )
 
-# Calibrated with bench/fairplay.py (docs/fairplay.md): the honest players' per-game
-# suspicion stays under it in ≥ 99.8 % of games, full-knowledge cheaters rarely do.
+# Calibrated with bench/fairplay.py (docs/fairplay.md): every simulated honest player
+# type stays under it in ≥ 99.8 % of games; ~80 % of full-knowledge cheaters reach it.
 FLAG_THRESHOLD = 7.0
 # Weekly rule (accumulate): each game contributes its suspicion above ALLOWANCE (most
 # honest games contribute 0), flagged when the total reaches PLAYER_THRESHOLD.
@@ -196,9 +196,10 @@ class OpponentView:
         that slot arrived (including what its choices reveal). With c_q the unseen copies
         of q and W_s the unseen cards eligible for slot s,
         P(r) = 1 − Π_{s ≤ k_r} (1 − c_r / W_s).
-        The engine's form leaves the excluded cards in the pool and under-states every
-        chance (docs/fairplay.md: held 52 % at a stated 33 %); this one is calibrated
-        within a few points at the cost of 13 × m additions per ask.
+        The engine's form leaves the excluded cards in the pool; this one's chances rise
+        with how often the rank is held over their whole range, the engine's stop doing
+        so above 60 % (docs/fairplay.md), at the cost of 13 × m additions per ask. Both
+        under-state: bench/fairplay.py prints stated chance against how often held.
         """
         k_ = self.basic
         known = k_.known
