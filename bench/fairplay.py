@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from games import fairplay
-from games.cards import RANKS, rank_of, shuffled_deck
+from games.cards import rank_of, shuffled_deck
 from games.peche import ENGINE, OPPONENT, PLAYER
 
 Z95 = 1.959964
