@@ -12,7 +12,7 @@ the opponent is known to hold (it asked them and was not given). Cheaters also r
 deal: all of it, on a share of their asks, or the part that throwaway players mapped on
 the same deck (``DeckMap``). Weeks are 7 games through ``fairplay.accumulate``.
 
-The thresholds were chosen with ``--sweep --seed-base 0`` (calibration seeds 0…); the
+Thresholds are weighed with ``--sweep --seed-base 0`` (calibration seeds 0…); the
 figures in docs/fairplay.md come from the default ``--seed-base 100000``, a disjoint
 range. Deterministic given the arguments (every random choice comes from a
 ``random.Random`` seeded by deal and player type); only the time taken varies.
