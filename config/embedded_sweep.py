@@ -25,6 +25,8 @@ class EmbeddedSweepMiddleware:
     def __init__(self, get_response):
         if not settings.CELERY_TASK_ALWAYS_EAGER:
             raise MiddlewareNotUsed("beat runs the sweeper")
+        if not settings.EMBEDDED_SWEEP:
+            raise MiddlewareNotUsed("EMBEDDED_SWEEP is off")
         self.get_response = get_response
         self.every = settings.EMBEDDED_SWEEP_EVERY.total_seconds()
         self.due = float("-inf")  # the first request sweeps

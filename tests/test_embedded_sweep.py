@@ -20,6 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def embedded(settings):
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         pytest.skip("the embedded default has no REDIS_URL (with one, beat sweeps)")
+    settings.EMBEDDED_SWEEP = True  # off in the test settings (it would sweep in every new client)
 
 
 def finish_with_a_failing_verification(monkeypatch) -> Attempt:

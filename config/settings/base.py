@@ -247,6 +247,7 @@ CELERY_BEAT_SCHEDULE = {
 VERIFY_STUCK_AFTER = timedelta(seconds=int(os.environ.get("VERIFY_STUCK_AFTER", "120")))
 # Without a broker the web process sweeps: on its first request, then on one request per
 # this interval (config/embedded_sweep.py).
+EMBEDDED_SWEEP = True
 EMBEDDED_SWEEP_EVERY = timedelta(seconds=float(os.environ.get("SWEEP_SECONDS", "60")))
 
 # One structured line per record: logfmt (key=value) by default, LOG_FORMAT=json for JSON.

@@ -17,6 +17,9 @@ if REDIS_URL:  # noqa: F405
     CELERY_BROKER_URL = REDIS_URL
     CACHES["default"]["LOCATION"] = REDIS_URL  # noqa: F405
 VERIFY_STUCK_AFTER = timedelta(seconds=2)  # noqa: F405
+# Off: each test client is a new handler whose first request would sweep, adding statements
+# to whichever request a test measures; tests/test_embedded_sweep.py turns it on.
+EMBEDDED_SWEEP = False
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
     # A file, not shared-cache memory: concurrent requests then wait on SQLite's lock
     # (busy timeout) instead of failing at once with "table is locked".
