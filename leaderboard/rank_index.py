@@ -55,7 +55,8 @@ def available() -> bool:
 def add(challenge_id: int, entries: list[tuple[int, int]]) -> bool:
     """Add (attempt_id, sort_key) pairs; False if Redis is unreachable."""
     try:
-        client = _redis()
+        # The sweeper's catch-up adds up to 10,000 at once (worker side): no hot-path timeout.
+        client = _redis(bulk=len(entries) > 1000)
         if client is None or not entries:
             return client is not None
         client.zadd(key(challenge_id), {member(aid): k for aid, k in entries})
@@ -160,6 +161,6 @@ def release_rebuild(challenge_id: int) -> None:
 
 
 def drop(challenge_id: int) -> None:
-    client = _redis()
+    client = _redis(bulk=True)  # DEL of a big day's set runs inline: more than the hot path's timeout
     if client is not None:
         client.delete(key(challenge_id), ready_key(challenge_id))
