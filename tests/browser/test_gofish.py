@@ -4,6 +4,8 @@
 Every test sets window.GOFISH_STEP_MS = 0: the simulated seats play out at once."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games.gofish import ENGINE
@@ -202,11 +204,14 @@ def test_resume_after_reload_and_a_stale_tab(new_page, browser):
         seats: [...document.querySelectorAll('#gf-seats .gf-seat')].map(s => s.textContent),
         pond: document.querySelector('#gf-pond').textContent })""")
     before = history(page)
+    log = page.inner_text("#gf-log")
+    assert log
     game = current(page)
     page.reload()
     wait_phase(page, "idle", "over")
     assert int(page.get_attribute("#gofish", "data-game-id")) == game.pk
     assert history(page) == before
+    assert page.inner_text("#gf-log") == log           # the log as it was, deal included
     assert page.evaluate("""() => ({
         hand: [...document.querySelectorAll('#gf-hand .gf-card')].map(c => c.dataset.card),
         seats: [...document.querySelectorAll('#gf-seats .gf-seat')].map(s => s.textContent),
@@ -257,3 +262,98 @@ def test_localized_wording(new_page, locale, words):
     screenshot(page, f"gofish-{locale}")
     for word in words:
         assert word in text, (word, text[:500])
+
+
+SLOW_STEP = 3000  # ms between two events of the others: a skipped turn ends well before one
+
+
+def open_slow(new_page, locale="en-US", viewport=None, players=4):
+    page = new_page(locale=locale, viewport=viewport)
+    page.add_init_script(f"window.GOFISH_STEP_MS = {SLOW_STEP};")
+    page.goto(page.base + "/gofish/")
+    wait_phase(page, "setup")
+    page.select_option("#gf-players", str(players))
+    page.click("#gf-start")
+    wait_phase(page, "idle")
+    return page
+
+
+def ask_until_playback(page) -> bool:
+    """Ask (a click on a rank) until the others are playing; False if the game ends."""
+    for _ in range(40):
+        moves = int(page.get_attribute("#gofish", "data-server-moves"))
+        page.click("#gf-hand button.gf-rank:not([aria-disabled])")
+        # The counter follows the server once the reply has been played out.
+        page.wait_for_function(f"""() => {{ const g = document.querySelector('#gofish');
+            return g.dataset.phase === 'playback' || (+g.dataset.serverMoves > {moves}
+                && ['idle', 'over'].includes(g.dataset.phase)); }}""", timeout=5000)
+        phase = page.get_attribute("#gofish", "data-phase")
+        if phase != "idle":
+            return phase == "playback"
+    raise AssertionError("the turn never passed")
+
+
+def test_the_others_turn_is_skipped_by_a_key_a_tap_or_skip_and_the_log_stays_in_view(new_page):
+    viewport = {"width": 844, "height": 390}
+    page = open_slow(new_page, "en-US", viewport)
+    assert page.is_disabled("#gf-skip")
+    for skip in (lambda: page.keyboard.press("Escape"), lambda: page.click("#gf-seats"),
+                 lambda: page.click("#gf-skip")):
+        if not ask_until_playback(page):
+            break
+        box = page.locator("#gf-log").bounding_box()   # the log is on screen while they play
+        assert box["y"] >= 0 and box["y"] + 40 <= viewport["height"], box
+        assert page.is_enabled("#gf-skip")
+        skip()
+        wait_phase(page, "idle", "over", timeout=SLOW_STEP // 2)
+        game = current(page)
+        check_history_against_server(page, engine_state(game))
+        assert int(page.get_attribute("#gofish", "data-server-moves")) == len(game.moves)
+        assert page.is_disabled("#gf-skip") or page.get_attribute("#gofish", "data-phase") == "over"
+
+
+def test_new_game_during_the_others_turn_opens_the_setup_alone(new_page):
+    page = open_slow(new_page)
+    assert ask_until_playback(page)
+    page.click("#gf-new")                              # one click, while they play
+    wait_phase(page, "setup", "over", "idle", timeout=SLOW_STEP // 2)
+    assert page.is_visible("#gf-setup")
+    assert not page.is_visible("#gf-game") and not page.is_visible("#gf-hand button")
+    page.click("#gf-setup-cancel")                     # the game is still there, at its end state
+    assert page.is_visible("#gf-game")
+    check_history_against_server(page, engine_state(current(page)))
+
+
+def test_the_pace_is_remembered_and_instant_does_not_wait(new_page):
+    page = open_slow(new_page)
+    assert page.input_value("#gf-pace") == "normal"
+    page.select_option("#gf-pace", "instant")
+    page.reload()
+    wait_phase(page, "idle")
+    assert page.input_value("#gf-pace") == "instant"
+    for _ in range(10):                                # the others' turns: no step of 3 s
+        moves = int(page.get_attribute("#gofish", "data-server-moves"))
+        page.click("#gf-hand button.gf-rank:not([aria-disabled])")
+        page.wait_for_function(f"() => +document.querySelector('#gofish').dataset.serverMoves > {moves}"
+                               " && ['idle', 'over'].includes(document.querySelector('#gofish').dataset.phase)",
+                               timeout=SLOW_STEP // 2)
+        if page.get_attribute("#gofish", "data-phase") == "over":
+            break
+    check_history_against_server(page, engine_state(current(page)))
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "de-DE", "ja-JP"])
+def test_seats_and_ranks_are_named_by_their_visible_text_and_readable(new_page, locale):
+    from playwright.sync_api import expect
+
+    from .test_accessibility import violations
+
+    page = open_gofish(new_page, locale, viewport={"width": 390, "height": 844})
+    deal_with_keyboard(page, 4)
+    targets = page.locator("#gf-seats button.gf-seat, #gf-hand button.gf-rank")
+    assert targets.count() >= 4
+    for i in range(targets.count()):
+        button = targets.nth(i)
+        visible = " ".join(button.inner_text().split())
+        expect(button).to_have_accessible_name(re.compile("^" + re.escape(visible)))
+    assert [v for v in violations(page) if v["id"] in ("color-contrast", "label-content-name-mismatch")] == []
