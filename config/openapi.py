@@ -270,7 +270,7 @@ class CasualGame(serializers.Serializer):
     status = serializers.CharField()
     result = serializers.JSONField(allow_null=True)
     moves = serializers.IntegerField(help_text="Moves made: send it back as the next move's `expected`.")
-    number = serializers.IntegerField(help_text="1 for the player's first game of this kind.")
+    number = serializers.IntegerField(help_text="1 for the caller's first game of this kind.")
     view = serializers.JSONField(help_text="The player's view of the game (the engine's own shape).")
     events = serializers.ListField(child=serializers.JSONField())
     tally = serializers.JSONField()
@@ -299,23 +299,33 @@ def _described(view_class, method: str, **schema):
     return described
 
 
-_CASUAL_ERRORS = ((401, NOT_AUTHENTICATED), (404, error("`not_found`: no such game name or game")))
+_CASUAL_ERRORS = ((404, error("`not_found`: no such game name or game")),)
+# No account needed: a browser's games belong to its session (an anonymous owner made on
+# its first game), a player's to the player. Writes of a browser without a player are
+# CSRF-checked like a signed-in one's.
+_CASUAL_WRITE_ERRORS = (*_CASUAL_ERRORS, (403, error("`forbidden`: a browser's write without its CSRF token")))
 _CASUAL = {
     "CasualHomeView": ("get", dict(operation_id="casual_home", parameters=[GAME],
                                    responses={200: CasualHome, **errors(*_CASUAL_ERRORS)},
-                                   description="The player's unfinished game of this kind, if any, and tally.")),
+                                   description="The caller's (a player's, or the browser session's) latest "
+                                               "game of this kind, if any, and tally. No account needed.")),
     "CasualCreateView": ("post", dict(operation_id="casual_create", parameters=[GAME], request=None,
-                                      responses={201: CasualGame, **errors(*_CASUAL_ERRORS)})),
+                                      responses={201: CasualGame, **errors(*_CASUAL_WRITE_ERRORS,
+                                                                           (429, RATE_LIMITED))},
+                                      description="Deal a new game. A browser without a player gets an "
+                                                  "anonymous owner in its session on its first game (never a "
+                                                  "player, never a sign-up); those are rate-limited per client "
+                                                  "IP, generously (a classroom shares one address).")),
     "CasualGameView": ("get", dict(operation_id="casual_get", parameters=[GAME, GAME_ID],
                                    responses={200: CasualGame, **errors(*_CASUAL_ERRORS)})),
     "CasualMoveView": ("post", dict(operation_id="casual_move", parameters=[GAME, GAME_ID], request=CasualMoveIn,
                                     responses={200: CasualGame, **errors(
-                                        (400, error("an illegal move or a malformed body")), *_CASUAL_ERRORS,
+                                        (400, error("an illegal move or a malformed body")), *_CASUAL_WRITE_ERRORS,
                                         (409, error("`stale_move` or `game_over`")), (413, TOO_LARGE))})),
     "CasualFinishView": ("post", dict(operation_id="casual_finish", parameters=[GAME, GAME_ID],
                                       request=CasualFinishIn,
                                       responses={200: CasualGame, **errors(
-                                          (400, BAD_BODY), *_CASUAL_ERRORS, (409, error("`stale_move`")))},
+                                          (400, BAD_BODY), *_CASUAL_WRITE_ERRORS, (409, error("`stale_move`")))},
                                       description="Play the game to its end (the See result button).")),
 }
 

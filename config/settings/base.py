@@ -212,6 +212,12 @@ RATE_LIMITS = {
     # username tried: a name guessed from many addresses is stopped too.
     "admin_logins": os.environ.get("RATE_LIMIT_ADMIN_LOGINS", "10/hour"),
     "admin_logins_user": os.environ.get("RATE_LIMIT_ADMIN_LOGINS_USER", "20/hour"),
+    # Browsers without a player starting casual games, per client IP: not sign-ups (no
+    # name, no login), and a classroom behind one address has dozens of them.
+    "casual_owners": os.environ.get("RATE_LIMIT_CASUAL_OWNERS", "600/hour"),
+    # One-time codes to sign in on another device: made per player, tried per client IP.
+    "device_codes": os.environ.get("RATE_LIMIT_DEVICE_CODES", "10/hour"),
+    "device_code_tries": os.environ.get("RATE_LIMIT_DEVICE_CODE_TRIES", "20/hour"),
 }
 # Bodies of the API are tiny; anything larger is refused before parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024

@@ -6,19 +6,74 @@ POST /api/casual/<game>/games                   {options chosen by the player} -
 GET  /api/casual/<game>/games/<id>              -> view
 POST /api/casual/<game>/games/<id>/moves        {"move", "expected"} -> view + "events"
 POST /api/casual/<game>/games/<id>/finish       {"expected"} -> view + last "events"
+
+No account needed: a browser's games belong to an anonymous owner kept in its session,
+a player's (token or session) to the player; they follow a player who signs in.
 """
 from __future__ import annotations
 
 from rest_framework import status
+from rest_framework.exceptions import Throttled
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from challenges.api import body_fields, require_player
+from challenges.api import body_fields
+from challenges.auth import current_player
 from config.errors import ApiError
+from config.throttling import hit
 
 from . import selectors, services
-from .models import CasualGame
+from .models import CasualGame, CasualOwner
 from .rules import CASUAL_RULES, CasualRules
+
+# The browser session's anonymous owner (its id; the session is the browser's secret).
+SESSION_OWNER = "casual_owner"
+
+
+def _session(request):
+    return getattr(request._request, "session", None)
+
+
+def owner_of(request, *, create: bool = False) -> CasualOwner | None:
+    """Whose casual games these are: the request's player, else the browser session's
+    anonymous owner (made on its first game when ``create``). A session's anonymous games
+    follow the player signed in on it."""
+    player = current_player(request)
+    session = _session(request)
+    anonymous_id = session.get(SESSION_OWNER) if session is not None else None
+    if player is not None:
+        if anonymous_id is not None:
+            session.pop(SESSION_OWNER, None)
+            return services.owner_adopt(anonymous_id=anonymous_id, player=player)
+        # A query, not ``player.casual_owner``: a player object may be shared by requests
+        # (challenges/auth.py) and would keep the answer it cached.
+        owner = CasualOwner.objects.filter(player=player).first()
+        return owner if owner is not None or not create else services.owner_of_player(player)
+    if session is None:
+        raise ApiError("not_authenticated", "send the session cookie or a token", status.HTTP_401_UNAUTHORIZED)
+    if anonymous_id is not None:
+        owner = CasualOwner.objects.filter(pk=anonymous_id, player__isnull=True).first()
+        if owner is not None or not create:
+            return owner
+    if not create:
+        return None
+    # Not a sign-up (no name, no login), but rows all the same: generous per address
+    # (a classroom shares one), yet a script without cookies cannot make millions.
+    wait = hit("casual_owners", f"ip:{BaseThrottle().get_ident(request)}")
+    if wait is not None:
+        raise Throttled(wait=wait)
+    owner = services.owner_create()
+    session[SESSION_OWNER] = owner.pk
+    return owner
+
+
+def check_csrf(request) -> None:
+    """An anonymous browser's writes are checked like a signed-in one's (DRF checks CSRF
+    only for an authenticated session): another site cannot play in its name."""
+    if not (request.user and request.user.is_authenticated):
+        SessionAuthentication().enforce_csrf(request)
 
 
 def rules_or_404(game: str) -> CasualRules:
@@ -28,8 +83,8 @@ def rules_or_404(game: str) -> CasualRules:
     return rules
 
 
-def own_game(player, game: str, game_id: int) -> CasualGame:
-    found = CasualGame.objects.filter(pk=game_id, player=player, game=game).first()
+def own_game(owner, game: str, game_id: int) -> CasualGame:
+    found = CasualGame.objects.filter(pk=game_id, owner=owner, game=game).first() if owner else None
     if found is None:
         raise ApiError("not_found", "no such game", status.HTTP_404_NOT_FOUND)
     return found
@@ -43,18 +98,19 @@ def full_view(game: CasualGame, events=None) -> dict:
 class CasualHomeView(APIView):
     def get(self, request, game: str):
         rules_or_404(game)
-        player = require_player(request)
-        current = selectors.casual_current(player=player, game=game)
+        owner = owner_of(request)
+        current = selectors.casual_current(owner=owner, game=game)
         return Response({"current": full_view(current) if current else None,
-                         "tally": selectors.casual_tally(player=player, game=game)})
+                         "tally": selectors.casual_tally(owner=owner, game=game)})
 
 
 class CasualCreateView(APIView):
     def post(self, request, game: str):
         rules = rules_or_404(game)
-        player = require_player(request)
+        check_csrf(request)
+        owner = owner_of(request, create=True)
         body = request.data if isinstance(request.data, dict) else {}
-        created = services.casual_create(player=player, game=game, options=rules.chosen_options(body),
+        created = services.casual_create(owner=owner, game=game, options=rules.chosen_options(body),
                                          next_options=rules.next_options)
         eng, state, opening = services.game_state(created)
         return Response(selectors.casual_view(created, eng, state, opening), status=status.HTTP_201_CREATED)
@@ -63,20 +119,21 @@ class CasualCreateView(APIView):
 class CasualGameView(APIView):
     def get(self, request, game: str, game_id: int):
         rules_or_404(game)
-        return Response(full_view(own_game(require_player(request), game, game_id)))
+        return Response(full_view(own_game(owner_of(request), game, game_id)))
 
 
 class CasualMoveView(APIView):
     def post(self, request, game: str, game_id: int):
         rules = rules_or_404(game)
-        player = require_player(request)
+        check_csrf(request)
+        owner = owner_of(request)
         data = request.data
         if not isinstance(data, dict) or "move" not in data:
             raise ApiError("missing_field", "'move' is required")
         fields = body_fields(request, expected=int)
-        own_game(player, game, game_id)
+        own_game(owner, game, game_id)
         played, eng, state, events = services.casual_move(
-            game_id=game_id, player=player, move=data["move"], expected=fields["expected"],
+            game_id=game_id, owner=owner, move=data["move"], expected=fields["expected"],
             outcome_side=rules.outcome_side,
         )
         return Response(selectors.casual_view(played, eng, state, events))
@@ -85,10 +142,11 @@ class CasualMoveView(APIView):
 class CasualFinishView(APIView):
     def post(self, request, game: str, game_id: int):
         rules = rules_or_404(game)
-        player = require_player(request)
+        check_csrf(request)
+        owner = owner_of(request)
         fields = body_fields(request, expected=int)
-        own_game(player, game, game_id)
+        own_game(owner, game, game_id)
         played, eng, state, events = services.casual_play_to_end(
-            game_id=game_id, player=player, expected=fields["expected"], outcome_side=rules.outcome_side,
+            game_id=game_id, owner=owner, expected=fields["expected"], outcome_side=rules.outcome_side,
         )
         return Response(selectors.casual_view(played, eng, state, events))

@@ -1,6 +1,20 @@
 from django.db import models
 
 
+class CasualOwner(models.Model):
+    """Who casual games belong to. A browser without a player gets one on its first game
+    (its id is kept in the browser's session, nothing else is known about it); a named
+    player has one too, and the games of the browser it signs in on move to it. No name,
+    no login: casual games never create a player nor spend a sign-up."""
+
+    player = models.OneToOneField("challenges.Player", null=True, blank=True, on_delete=models.CASCADE,
+                                  related_name="casual_owner")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"casual owner {self.pk} ({self.player_id or 'anonymous'})"
+
+
 class CasualGame(models.Model):
     """One casual game: deal (seed + options) and the moves of seat 0 — every state is
     derived by replay with the engine named by ``game``."""
@@ -11,7 +25,7 @@ class CasualGame(models.Model):
         # Replaced by a new game before its end: no result, never counted in a tally.
         ABANDONED = "abandoned"
 
-    player = models.ForeignKey("challenges.Player", on_delete=models.CASCADE, related_name="casual_games")
+    owner = models.ForeignKey(CasualOwner, on_delete=models.CASCADE, related_name="games")
     game = models.CharField(max_length=16)
     seed = models.CharField(max_length=64)
     options = models.JSONField(default=dict)  # engine options: first, players, hand_size, ...
@@ -23,4 +37,4 @@ class CasualGame(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        indexes = [models.Index(fields=["player", "game", "-id"], name="casual_player_game")]
+        indexes = [models.Index(fields=["owner", "game", "-id"], name="casual_owner_game")]

@@ -7,12 +7,11 @@ from typing import Any, Callable
 from django.db import transaction
 from rest_framework import status
 
-from challenges.models import Player
 from config.errors import ApiError
 from games.base import GameError
 from games.registry import engine
 
-from .models import CasualGame
+from .models import CasualGame, CasualOwner
 
 # A finished game is never replayed further than this many automatic moves of seat 0
 # ("See result"); engines end long before (Kitten's move limit is 5000 flips in all).
@@ -34,19 +33,49 @@ def game_state(game: CasualGame):
     return eng, state, opening
 
 
+def owner_create() -> CasualOwner:
+    """A new anonymous owner: a browser's first casual game."""
+    return CasualOwner.objects.create()
+
+
+def owner_of_player(player) -> CasualOwner:
+    """The player's owner row, created the first time (two racing requests get one)."""
+    owner, _ = CasualOwner.objects.get_or_create(player=player)
+    return owner
+
+
+@transaction.atomic
+def owner_adopt(*, anonymous_id: int, player) -> CasualOwner:
+    """A browser's casual games follow the player who signs in on it: they move to the
+    player's owner and the browser's anonymous owner goes. Of each kind, only the newest
+    unfinished game stays unfinished (it is the one the page resumes)."""
+    owner = owner_of_player(player)
+    anonymous = CasualOwner.objects.select_for_update().filter(pk=anonymous_id, player__isnull=True).first()
+    if anonymous is None or anonymous.pk == owner.pk:
+        return owner
+    CasualOwner.objects.select_for_update().filter(pk=owner.pk).first()
+    CasualGame.objects.filter(owner=anonymous).update(owner=owner)
+    anonymous.delete()
+    playing = CasualGame.objects.filter(owner=owner, status=CasualGame.Status.PLAYING)
+    for kind in set(playing.values_list("game", flat=True)):
+        newest = playing.filter(game=kind).order_by("-id").values_list("id", flat=True).first()
+        playing.filter(game=kind).exclude(pk=newest).update(status=CasualGame.Status.ABANDONED)
+    return owner
+
+
 @transaction.atomic
 def casual_create(
-    *, player, game: str, options: dict[str, Any] | None = None,
+    *, owner: CasualOwner, game: str, options: dict[str, Any] | None = None,
     next_options: Callable[[int], dict[str, Any]] | None = None,
 ) -> CasualGame:
-    """Deal a new game and abandon the player's unfinished games of that kind.
+    """Deal a new game and abandon the owner's unfinished games of that kind.
 
-    ``next_options(n)`` gives the engine options of the player's game number ``n``
-    (0-based; e.g. Kitten's alternating first player); it is called under the player's
+    ``next_options(n)`` gives the engine options of the owner's game number ``n``
+    (0-based; e.g. Kitten's alternating first player); it is called under the owner's
     row lock so that two concurrent creations cannot both be game ``n``. Options are
     checked by the engine (bad ones are a 400)."""
-    Player.objects.select_for_update().filter(pk=player.pk).first()
-    played = CasualGame.objects.filter(player=player, game=game)
+    CasualOwner.objects.select_for_update().filter(pk=owner.pk).first()
+    played = CasualGame.objects.filter(owner=owner, game=game)
     opts = dict(options or {})
     if next_options is not None:
         opts.update(next_options(played.count()))
@@ -58,13 +87,13 @@ def casual_create(
     except TypeError as exc:
         raise ApiError("bad_options", str(exc)) from None
     played.filter(status=CasualGame.Status.PLAYING).update(status=CasualGame.Status.ABANDONED)
-    return CasualGame.objects.create(player=player, game=game, seed=seed, options=opts)
+    return CasualGame.objects.create(owner=owner, game=game, seed=seed, options=opts)
 
 
-def _locked_playing_game(*, game_id: int, player, expected: int) -> CasualGame:
-    """The player's game, row-locked (caller is inside a transaction), still playing
+def _locked_playing_game(*, game_id: int, owner: CasualOwner, expected: int) -> CasualGame:
+    """The owner's game, row-locked (caller is inside a transaction), still playing
     and with exactly ``expected`` moves made."""
-    game = CasualGame.objects.select_for_update().filter(pk=game_id, player=player).first()
+    game = CasualGame.objects.select_for_update().filter(pk=game_id, owner=owner).first()
     if game is None:
         raise ApiError("not_found", "no such game", status.HTTP_404_NOT_FOUND)
     if game.status != CasualGame.Status.PLAYING:
@@ -87,11 +116,11 @@ def _save_moves(game: CasualGame, eng, state, moves: list[Any], outcome_side: Ca
 
 
 @transaction.atomic
-def casual_move(*, game_id: int, player, move: Any, expected: int, outcome_side: Callable[[dict], str]):
+def casual_move(*, game_id: int, owner: CasualOwner, move: Any, expected: int, outcome_side: Callable[[dict], str]):
     """Apply seat 0's move; ``expected`` = moves already made (stale -> 409).
 
     Returns (game, engine, state, events)."""
-    game = _locked_playing_game(game_id=game_id, player=player, expected=expected)
+    game = _locked_playing_game(game_id=game_id, owner=owner, expected=expected)
     eng, state, _ = game_state(game)
     try:
         events = eng.apply(state, move)
@@ -102,14 +131,14 @@ def casual_move(*, game_id: int, player, move: Any, expected: int, outcome_side:
 
 
 @transaction.atomic
-def casual_play_to_end(*, game_id: int, player, expected: int, outcome_side: Callable[[dict], str]):
+def casual_play_to_end(*, game_id: int, owner: CasualOwner, expected: int, outcome_side: Callable[[dict], str]):
     """"See result": make seat 0's moves until the game is over, for games where seat 0
     never has a choice (its only legal move is played, exactly as by hand). The moves
     are stored like hand-made ones, so the result is the one replay gives.
 
     Returns (game, engine, state, events of the last move). A game with decisions is
     a 400 ``has_decisions``."""
-    game = _locked_playing_game(game_id=game_id, player=player, expected=expected)
+    game = _locked_playing_game(game_id=game_id, owner=owner, expected=expected)
     eng, state, _ = game_state(game)
     made: list[Any] = []
     events: list[dict[str, Any]] = []

@@ -1,8 +1,6 @@
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from challenges.auth import current_player
-
 from .rules import CASUAL_RULES
 
 
@@ -11,5 +9,5 @@ def casual_page(request, game: str):
     """A casual game's page is a shell: the game lives on the server (api.py) and
     <game>/main.js plays out what it returns. Durations are data attributes (tests
     shorten them)."""
-    context = {"has_player": current_player(request) is not None, **CASUAL_RULES[game].page_context()}
+    context = CASUAL_RULES[game].page_context()
     return render(request, f"{game}/play.html", context)

@@ -4,11 +4,7 @@ import { ApiError, getJSON, postJSON } from "../frontend/api.js";
 
 export { ApiError };
 
-export function createGuest() {
-  const suffix = Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, "0");
-  return postJSON("/api/players", { name: `Guest ${suffix}` });
-}
-
+// No account needed: the server keeps a browser's games in its session (no player, no name).
 export const casualHome = (game) => getJSON(`/api/casual/${game}`);
 export const casualCreate = (game, options) => postJSON(`/api/casual/${game}/games`, options || {});
 export const casualMove = (game, id, move, expected) =>

@@ -195,7 +195,6 @@ mount(root, {
 async function start() {
   draw();
   try {
-    if (root.dataset.player !== "yes") await api.createGuest();
     await resync();
   } catch (error) {
     fail(error);

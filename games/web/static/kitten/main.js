@@ -378,7 +378,6 @@ if (document.fullscreenEnabled) {
 async function start() {
   draw();
   try {
-    if (root.dataset.player !== "yes") await api.createGuest();
     await resync();
   } catch (error) {
     await failed(error);
