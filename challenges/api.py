@@ -5,19 +5,21 @@ import re
 import secrets
 
 from django.conf import settings
-from django.contrib.auth import login
+from django.contrib.auth import login, logout, update_session_auth_hash
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from config import openapi as doc
+from config.cache import FAILED as REDIS_FAILED
 from config.errors import ApiError
 from config.throttling import AskThrottle, LoginThrottle, PlayerCreateThrottle
 
 from . import days, selectors, services
-from .auth import current_player
+from .auth import PLAYER_BACKEND, current_player
 from .models import Attempt, DailyChallenge
 
 
@@ -42,6 +44,18 @@ def require_player(request):
     if player is None:
         raise ApiError("not_authenticated", "create a player first (POST /api/players)", status.HTTP_401_UNAUTHORIZED)
     return player
+
+
+def by_session(request) -> bool:
+    """Authenticated by the browser's session cookie (not by a token)."""
+    return isinstance(request.successful_authenticator, SessionAuthentication)
+
+
+def sessions_unavailable() -> ApiError:
+    """Ending a session needs Redis to drop its cached copy (config/sessions.py); meanwhile
+    nothing is ended and the client tries again."""
+    return ApiError("unavailable", "sessions cannot be ended right now; try again shortly",
+                    status.HTTP_503_SERVICE_UNAVAILABLE)
 
 
 DATE_SHAPE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
@@ -79,7 +93,7 @@ class PlayersView(APIView):
     def post(self, request):
         fields = body_fields(request, name=str)
         player, token = services.player_create(name=fields["name"])
-        login(request._request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request._request, player.user, backend=PLAYER_BACKEND)
         return Response({"id": player.pk, "name": player.name, "token": token}, status=status.HTTP_201_CREATED)
 
 
@@ -102,7 +116,10 @@ class PasswordView(APIView):
         player = require_player(request)
         fields = body_fields(request, password=str)
         services.player_set_password(player=player, password=fields["password"])
-        login(request._request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+        if by_session(request):
+            # This session goes on under a new key; every other session of the player holds
+            # the old password's hash, and Django refuses it on its next request.
+            update_session_auth_hash(request._request, player.user)
         return Response({"ok": True})
 
 
@@ -119,8 +136,49 @@ class LoginView(APIView):
     def post(self, request):
         fields = body_fields(request, name=str, password=str)
         player = services.player_authenticate(name=fields["name"], password=fields["password"])
-        login(request._request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+        try:
+            login(request._request, player.user, backend=PLAYER_BACKEND)
+        except REDIS_FAILED:  # ending the session of another player the browser had
+            raise sessions_unavailable() from None
         return Response({"id": player.pk, "name": player.name})
+
+    def get_throttles(self):
+        return super().get_throttles() if self.request.method == "POST" else []
+
+    @extend_schema(
+        operation_id="session_logout", tags=["players"], request=None,
+        responses={204: None, **doc.errors(
+            (400, doc.error("`not_a_session`: the request came with a token; a token is ended by "
+                            "rotating it (`POST /api/players/me/token`)")),
+            (403, doc.error("`forbidden`: the CSRF token is missing")),
+            (503, doc.error("`unavailable`: the session could not be ended now (nothing changed); try again")))},
+        description="Log the browser out: its session ends in every web process at once. Also 204 "
+                    "when the browser was not logged in. A player without a password cannot log in "
+                    "again as that player.",
+    )
+    def delete(self, request):
+        if request.auth is not None:
+            raise ApiError("not_a_session", "this request is authenticated by a token, not a session: "
+                                            "rotate the token with POST /api/players/me/token")
+        # A browser not logged in still has a session (its casual games): no other site may end it.
+        SessionAuthentication().enforce_csrf(request)
+        try:
+            logout(request._request)
+        except REDIS_FAILED:
+            raise sessions_unavailable() from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenView(APIView):
+    @extend_schema(
+        operation_id="player_rotate_token", tags=["players"], request=None,
+        responses={200: doc.NewToken, 401: doc.NOT_AUTHENTICATED},
+        description="A new API token for the player, shown once; the previous token is refused at once "
+                    "by every web process. Browser sessions are not affected.",
+    )
+    def post(self, request):
+        player = require_player(request)
+        return Response({"token": services.player_rotate_token(player=player)})
 
 
 class ChallengeView(APIView):

@@ -109,6 +109,15 @@ def player_set_password(*, player: Player, password: Any) -> None:
     player.user.save(update_fields=["password"])
 
 
+def player_rotate_token(*, player: Player) -> str:
+    """A new API token for the player (shown once); the old one is refused from now on,
+    by every process (tokens are looked up in the database on every request)."""
+    token = secrets.token_urlsafe(32)
+    player.token_hash = hash_token(token)
+    player.save(update_fields=["token_hash"])
+    return token
+
+
 def player_authenticate(*, name: Any, password: Any) -> Player:
     if not isinstance(name, str) or not isinstance(password, str):
         raise ApiError("bad_login", "name and password are strings")

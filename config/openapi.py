@@ -5,7 +5,6 @@ renders through them — and the annotations on the views point here.
 """
 from __future__ import annotations
 
-from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiViewExtension
 from drf_spectacular.utils import (OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema,
                                   inline_serializer)
@@ -14,10 +13,7 @@ from rest_framework import serializers
 # --- authentication ----------------------------------------------------------------
 
 
-class PlayerSessionScheme(SessionScheme):
-    """The browser's session cookie: DRF's session scheme (remembered per process, same wire)."""
-
-    target_class = "challenges.auth.PlayerSessionAuthentication"
+# The browser's session cookie is DRF's SessionAuthentication: drf-spectacular's own scheme.
 
 
 class PlayerTokenScheme(OpenApiAuthenticationExtension):
@@ -89,6 +85,10 @@ class PasswordIn(serializers.Serializer):
 
 class Ok(serializers.Serializer):
     ok = serializers.BooleanField()
+
+
+class NewToken(serializers.Serializer):
+    token = serializers.CharField(help_text="Shown once; the player's previous token is refused from now on.")
 
 
 class LoginIn(serializers.Serializer):

@@ -1,8 +1,8 @@
 """One Redis client per process for the app's own keys, behind one guard.
 
-Every use of Redis here — rate-limit counters, session notes, the verification queue, the
-rank index — has a way around it (a per-process counter, the database, the sweeper, SQL
-ranks). So a Redis that is down, or worse hangs (accepts connections, never answers),
+Every use of Redis here — rate-limit counters, the sessions' cache, the verification
+queue, the rank index — has a way around it (a per-process counter, the database, the
+sweeper, SQL ranks). So a Redis that is down, or worse hangs (accepts connections, never answers),
 must cost a request milliseconds, not a socket timeout per call:
 
 - short timeouts on the hot path (HOT_TIMEOUT); bulk writes of the worker (a rank index
@@ -158,6 +158,18 @@ class _Guarded:
 @lru_cache(maxsize=None)
 def _guarded_class(base: type) -> type:
     return type(f"Guarded{base.__name__}", (_Guarded, base), {})
+
+
+class GuardedConnectionPool(redis.ConnectionPool):
+    """A pool whose connections pass the guard, for clients built elsewhere: Django's Redis
+    cache (the sessions' cache, config/cache.py) names it as its ``pool_class``."""
+
+    @classmethod
+    def from_url(cls, url, **kwargs):
+        pool = super().from_url(url, **kwargs)
+        pool.connection_class = _guarded_class(pool.connection_class)
+        pool.connection_kwargs["breaker"] = breaker(url)
+        return pool
 
 
 def redis_client(*, bulk: bool = False):

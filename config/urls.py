@@ -14,6 +14,7 @@ api = [
     path("players", challenges_api.PlayersView.as_view()),
     path("players/me", challenges_api.MeView.as_view()),
     path("players/me/password", challenges_api.PasswordView.as_view()),
+    path("players/me/token", challenges_api.TokenView.as_view()),
     path("players/me/attempts", challenges_api.MyAttemptsView.as_view()),
     path("session", challenges_api.LoginView.as_view()),
     path("challenges/<str:date>", challenges_api.ChallengeView.as_view()),

@@ -123,8 +123,8 @@ def test_asks_are_limited_per_player(player_factory):
 
 
 def dead_store():
-    """A cache on a Redis address where nothing listens."""
-    return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    """A cache (as configured with REDIS_URL) on a Redis address where nothing listens."""
+    return {"default": {"BACKEND": "config.cache.GuardedRedisCache",
                         "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
                         "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}}
 

@@ -1,6 +1,6 @@
 """The one Redis guard (config/redis_client.py): a failure in any use of Redis opens the
-process's breaker for every use — rate limits, session notes, the verification queue,
-the rank index — so none of them pays a timeout again until the break ends (issue 14)."""
+process's breaker for every use — rate limits, the sessions' cache, the verification
+queue, the rank index — so none of them pays a timeout again until the break ends (issue 14)."""
 from __future__ import annotations
 
 import socket
@@ -9,7 +9,9 @@ import threading
 import pytest
 from django.test import override_settings
 
-from challenges import auth, services
+from django.core.cache import caches
+
+from challenges import services
 from config import redis_client as guard
 from config import throttling
 from leaderboard import rank_index
@@ -54,7 +56,7 @@ def silent():
     server = Silent()
     guard.reset_breakers()
     throttling._HERE.clear()
-    store = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": server.url}}
+    store = {"default": {"BACKEND": "config.cache.GuardedRedisCache", "LOCATION": server.url}}
     with override_settings(REDIS_URL=server.url, CACHES=store, RATE_LIMITS={"asks": "5/minute"}):
         yield server
     server.close()
@@ -66,7 +68,11 @@ def test_one_timeout_opens_the_breaker_for_every_use(silent):
     assert silent.sends == 1 and guard.is_down(silent.url)
     assert not rank_index.available()
     # Every other use now fails at once, without a byte sent.
-    assert auth._shared("get", auth._shared_key("a session")) is None
+    sessions = caches["default"]  # the sessions' cache: a miss, then the database is read
+    assert sessions.get("a session") is None and not sessions.has_key("a session")
+    sessions.set("a session", {"x": 1})  # skipped
+    with pytest.raises(guard.Unavailable):  # a copy that cannot go must not pass for gone
+        sessions.delete("a session")
     assert rank_index.page(1, 0, 10) is None and not rank_index.is_ready(1) and rank_index.rank_of(1, 1) is None
     assert not rank_index.add(1, [(1, 1)])
     services.enqueue_verification(10**9)  # logged; the sweeper's job later
@@ -77,12 +83,13 @@ def test_one_timeout_opens_the_breaker_for_every_use(silent):
 
 def test_after_the_break_one_call_probes_and_an_answer_closes_it(silent):
     breaker = guard.breaker(silent.url)
-    auth._shared("get", "k")
+    sessions = caches["default"]
+    sessions.get("k")
     assert breaker.is_open() and silent.sends == 1
     breaker.open_until = 0.0  # the break is over
-    auth._shared("get", "k")  # the probe: still silent, open again
+    sessions.get("k")  # the probe: still silent, open again
     assert silent.sends == 2 and breaker.is_open()
-    auth._shared("get", "k")
+    sessions.get("k")
     assert silent.sends == 2
 
     breaker.open_until = 0.0

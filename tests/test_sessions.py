@@ -1,72 +1,180 @@
-"""The session store (config/sessions.py): a new session is one INSERT at the end of the
-request that logs in, and what it holds is what the next requests find."""
+"""Django's own sessions (cached_db on Redis when REDIS_URL is set, database sessions on the
+embedded default) and the credentials a player can end: log-out, a password change, a new
+token. Every old credential is refused on the very next request: nothing is remembered
+per process (tests/test_sessions_processes.py checks it across two real servers)."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.contrib.sessions.models import Session
-from django.db import transaction
-from django.test import Client
+from django.core.cache import caches
+from django.test import Client, override_settings
 
-from challenges import auth
-from config.sessions import SessionStore
+from config import redis_client as guard
+from tests.test_ops_health import free_port
 
+pytestmark = pytest.mark.django_db
 
-def forget_every_remembered_session():
-    auth._SESSION_CACHE.clear()
-    client = auth.redis_client()
-    if client is not None:
-        for key in client.scan_iter(auth._SHARED_PREFIX + "*"):
-            client.delete(key)
+CACHED = settings.SESSION_ENGINE == "config.sessions"
 
 
-@pytest.mark.django_db(transaction=True)  # as in production: no test transaction around it
-def test_a_signup_writes_its_session_once_and_the_session_holds_the_player(django_assert_num_queries):
-    browser = Client()
-    # user and player in one transaction (4), last log-in time (1), the session row (1)
-    with django_assert_num_queries(6):
-        created = browser.post("/api/players", {"name": "Once Written"}, content_type="application/json")
-    assert created.status_code == 201
+def browser_player(name: str, password: str | None = None) -> tuple[Client, dict]:
+    """A browser (CSRF enforced, as in production) that created the player ``name``."""
+    browser = Client(enforce_csrf_checks=True)
+    created = browser.post("/api/players", {"name": name}, content_type="application/json")
+    assert created.status_code == 201, created.content
+    csrf = {"HTTP_X_CSRFTOKEN": browser.cookies["csrftoken"].value}
+    if password:
+        assert browser.post("/api/players/me/password", {"password": password}, content_type="application/json",
+                            **csrf).status_code == 200
+    return browser, {**created.json(), "csrf": csrf}
+
+
+def with_cookie(key: str) -> Client:
+    other = Client()
+    other.cookies["sessionid"] = key
+    return other
+
+
+def me(client: Client, token: str | None = None) -> int:
+    extra = {"HTTP_AUTHORIZATION": f"Token {token}"} if token else {}
+    return client.get("/api/players/me", **extra).status_code
+
+
+def test_a_request_reads_its_user_and_player_in_one_query(django_assert_num_queries):
+    browser, info = browser_player("One Query")
+    # The session from Redis (cached_db) or its row (database sessions), then user + player.
+    with django_assert_num_queries(1 if CACHED else 2):
+        assert browser.get("/api/players/me").json()["name"] == "One Query"
+    with django_assert_num_queries(1):  # a token: the player with its user
+        assert me(Client(), info["token"]) == 200
+
+
+@pytest.mark.skipif(not CACHED, reason="the sessions' cache is Redis (REDIS_URL)")
+def test_a_session_is_read_from_the_cache_and_its_row_when_the_cache_lost_it(django_assert_num_queries):
+    browser, _ = browser_player("Cached One")
     key = browser.cookies["sessionid"].value
-    assert Session.objects.filter(session_key=key).count() == 1
-    forget_every_remembered_session()  # the next request must read the row itself
-    me = browser.get("/api/players/me")
-    assert me.status_code == 200 and me.json()["name"] == "Once Written"
+    cache = caches[settings.SESSION_CACHE_ALIAS]
+    assert cache.get("django.contrib.sessions.cached_db" + key)
+    cache.delete("django.contrib.sessions.cached_db" + key)  # evicted
+    with django_assert_num_queries(2):  # the row, then user + player; the copy is put back
+        assert browser.get("/api/players/me").status_code == 200
+    assert cache.get("django.contrib.sessions.cached_db" + key)
 
 
-@pytest.mark.django_db
-def test_a_drawn_key_that_exists_is_drawn_again_and_the_existing_session_is_untouched():
-    taken = SessionStore()
-    taken["who"] = "first"
-    taken.save()
-    assert len(taken.session_key) == 32
-
-    store = SessionStore()
-    draws = iter([taken.session_key, "k" * 32])
-    store._get_new_session_key = lambda: next(draws)
-    store["who"] = "second"
-    with transaction.atomic():  # inside a transaction the clash must not break it
-        store.save()
-        assert Session.objects.count() == 2
-    assert store.session_key == "k" * 32
-    assert SessionStore(taken.session_key).load() == {"who": "first"}
-    assert SessionStore("k" * 32).load() == {"who": "second"}
-
-
-@pytest.mark.django_db
-def test_a_changed_session_is_updated_in_place_and_a_vanished_one_is_not_recreated():
-    from django.contrib.sessions.backends.base import UpdateError
-
-    store = SessionStore()
-    store["n"] = 1
-    store.save()
-    key = store.session_key
-    again = SessionStore(key)
-    again["n"] = 2
-    again.save()
-    assert again.session_key == key and SessionStore(key).load() == {"n": 2}
-
-    Session.objects.filter(session_key=key).delete()  # logged out elsewhere meanwhile
-    again["n"] = 3
-    with pytest.raises(UpdateError):
-        again.save()
+def test_log_out_ends_the_session_at_once():
+    browser, info = browser_player("Leaving Soon")
+    key = browser.cookies["sessionid"].value
+    copy = with_cookie(key)  # the same cookie elsewhere (another tab, a stolen copy)
+    assert me(copy) == 200
+    out = browser.delete("/api/session", **info["csrf"])
+    assert out.status_code == 204, out.content
+    assert me(browser) == 401 and me(copy) == 401
     assert not Session.objects.filter(session_key=key).exists()
+    if CACHED:
+        assert caches[settings.SESSION_CACHE_ALIAS].get("django.contrib.sessions.cached_db" + key) is None
+    # The token is a credential of its own: still valid (rotating it ends it).
+    assert me(Client(), info["token"]) == 200
+    # Logging out again, signed out: nothing to end.
+    assert browser.delete("/api/session", HTTP_X_CSRFTOKEN=browser.cookies["csrftoken"].value).status_code == 204
+
+
+def test_log_out_needs_the_csrf_token_and_is_not_counted_as_a_log_in():
+    browser, info = browser_player("Csrf Guard")
+    refused = browser.delete("/api/session")  # another site's request carries no CSRF header
+    assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
+    assert me(browser) == 200
+    with override_settings(RATE_LIMITS={**settings.RATE_LIMITS, "logins": "1/hour"}):
+        for _ in range(3):
+            assert browser.delete("/api/session", **info["csrf"]).status_code == 204
+
+
+def test_a_token_has_no_session_to_end():
+    _, info = browser_player("Token Client")
+    answer = Client().delete("/api/session", HTTP_AUTHORIZATION=f"Token {info['token']}")
+    assert answer.status_code == 400 and answer.json()["error"] == "not_a_session"
+    assert me(Client(), info["token"]) == 200
+
+
+def test_a_password_change_ends_every_other_session_and_keeps_this_one():
+    first, info = browser_player("Two Devices", password="first-pass-123")
+    second = Client(enforce_csrf_checks=True)
+    assert second.post("/api/session", {"name": "Two Devices", "password": "first-pass-123"},
+                       content_type="application/json").status_code == 200
+    assert me(second) == 200
+    before = first.cookies["sessionid"].value
+    changed = first.post("/api/players/me/password", {"password": "second-pass-456"},
+                         content_type="application/json", **info["csrf"])
+    assert changed.status_code == 200
+    assert me(second) == 401  # the other device: at once
+    assert me(first) == 200  # this one goes on, under a new key
+    assert first.cookies["sessionid"].value != before and me(with_cookie(before)) == 401
+    assert me(Client(), info["token"]) == 200  # the token is not a session
+    assert Client().post("/api/session", {"name": "Two Devices", "password": "first-pass-123"},
+                         content_type="application/json").status_code == 401
+
+
+def test_a_token_client_changing_the_password_gets_no_session():
+    browser, info = browser_player("Api Setter")
+    api = Client()
+    assert api.post("/api/players/me/password", {"password": "api-pass-7890"}, content_type="application/json",
+                    HTTP_AUTHORIZATION=f"Token {info['token']}").status_code == 200
+    assert "sessionid" not in api.cookies
+    assert me(browser) == 401  # the browser's session held the password of before
+
+
+def test_a_new_token_refuses_the_old_one_at_once():
+    browser, info = browser_player("Rotating Token")
+    old = info["token"]
+    rotated = Client().post("/api/players/me/token", HTTP_AUTHORIZATION=f"Token {old}")
+    assert rotated.status_code == 200
+    new = rotated.json()["token"]
+    assert new != old and len(new) >= 40
+    assert me(Client(), old) == 401 and me(Client(), new) == 200
+    assert me(browser) == 200  # sessions are not tokens
+    # A browser can rotate too (its CSRF token required).
+    assert browser.post("/api/players/me/token", content_type="application/json").status_code == 403
+    again = browser.post("/api/players/me/token", content_type="application/json", **info["csrf"]).json()["token"]
+    assert me(Client(), new) == 401 and me(Client(), again) == 200
+    assert Client().post("/api/players/me/token").status_code == 401
+
+
+# --- Redis unreachable ----------------------------------------------------------------
+
+def dead_cache() -> dict:
+    return {"default": {"BACKEND": "config.cache.GuardedRedisCache",
+                        "LOCATION": f"redis://127.0.0.1:{free_port()}/0"}}
+
+
+@pytest.fixture
+def redis_down():
+    """The sessions' cache on a Redis where nothing listens (the database still answers)."""
+    guard.reset_breakers()
+    with override_settings(SESSION_ENGINE="config.sessions", CACHES=dead_cache()):
+        yield
+    guard.reset_breakers()
+
+
+def test_without_redis_sessions_are_read_from_the_database_and_a_log_out_waits(redis_down):
+    browser, info = browser_player("Outage Player")
+    key = browser.cookies["sessionid"].value
+    assert me(browser) == 200
+    # Ending the session would leave its copy in Redis, valid again once Redis is back:
+    # refused, and nothing is ended.
+    refused = browser.delete("/api/session", **info["csrf"])
+    assert refused.status_code == 503 and refused.json()["error"] == "unavailable"
+    assert Session.objects.filter(session_key=key).exists() and me(browser) == 200
+
+
+def test_without_redis_a_browser_with_a_session_still_signs_up(redis_down):
+    from config.sessions import SessionStore
+
+    anonymous = SessionStore()
+    anonymous["casual"] = "a guest's games"
+    anonymous.save()
+    browser = Client()
+    browser.cookies["sessionid"] = anonymous.session_key
+    assert browser.post("/api/players", {"name": "Outage Signup"}, content_type="application/json").status_code == 201
+    assert browser.cookies["sessionid"].value != anonymous.session_key  # a new key: the old row is gone
+    assert not Session.objects.filter(session_key=anonymous.session_key).exists()
+    assert browser.get("/api/players/me").json()["name"] == "Outage Signup"

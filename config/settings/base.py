@@ -88,8 +88,13 @@ MIDDLEWARE = [
     "config.embedded_sweep.EmbeddedSweepMiddleware",
 ]
 
-# Database sessions, a new one written once instead of twice (config/sessions.py).
-SESSION_ENGINE = "config.sessions"
+# Django's sessions: database rows, read through the Redis cache when REDIS_URL is set
+# (cached_db: one Redis GET per request, a session ended anywhere is ended everywhere;
+# config/sessions.py), the database alone on the embedded default.
+SESSION_ENGINE = "config.sessions" if os.environ.get("REDIS_URL") else "django.contrib.sessions.backends.db"
+# A player's session loads its user and player in one query (challenges/auth.py); staff
+# log in through the admin with Django's own backend.
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend", "challenges.auth.PlayerBackend"]
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -168,7 +173,7 @@ PERMISSIONS_POLICY = os.environ.get("DJANGO_PERMISSIONS_POLICY", ", ".join(f"{fe
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "challenges.auth.PlayerTokenAuthentication",
-        "challenges.auth.PlayerSessionAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
@@ -224,10 +229,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    # Shared by all web processes: rate-limit counters must be.
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": "cache",
-                          "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5}}}
+    # Shared by all web processes: rate-limit counters and sessions must be. Through the
+    # Redis guard, with its hot-path timeout: a session is read on every request (config/cache.py).
+    CACHES = {"default": {"BACKEND": "config.cache.GuardedRedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "cache"}}
 else:
     # One process (the embedded default): its own memory is all there is to share.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
