@@ -29,7 +29,7 @@ async function request(method, url, body) {
   } catch (err) {
     throw new ApiError("network", String(err), 0);
   }
-  const data = await response.json().catch(() => null);
+  const data = response.status === 204 ? null : await response.json().catch(() => null);
   if (!response.ok) {
     const retryAfter = Number(response.headers.get("Retry-After")) || null;
     throw new ApiError((data && data.error) || "http_" + response.status, data && data.detail, response.status,
@@ -40,6 +40,7 @@ async function request(method, url, body) {
 
 export const getJSON = (url) => request("GET", url);
 export const postJSON = (url, body) => request("POST", url, body === undefined ? {} : body);
+export const deleteJSON = (url) => request("DELETE", url);
 
 // A JSON Lines document (the archive of a closed day): one parsed object per line.
 export async function getJSONLines(url) {
