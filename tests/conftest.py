@@ -107,6 +107,15 @@ def session_redis_url(db: int | None = None) -> str:
     return settings.REDIS_URL if db is None else settings.REDIS_URL.rsplit("/", 1)[0] + f"/{db}"
 
 
+def fresh_session_redis(db: int) -> str:
+    """A database of the session's own redis-server, emptied: for a stack of a test's own."""
+    import redis
+
+    url = session_redis_url(db)
+    redis.Redis.from_url(url).flushdb()
+    return url
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
     """Needs Postgres + Redis (the CI set-up); skipped on the embedded default."""

@@ -1,28 +1,33 @@
-"""The full stack (gunicorn + worker + beat via scripts/stack) on the test database, with
-a Redis of its own that a test may stop and start again, and a small HTTP client."""
+"""The full stack (gunicorn + worker + beat via scripts/stack) on the test database (or a
+Postgres cluster of the test's own, which it may stop and start again), with a Redis of
+the session's own server or of the test's own, and a small HTTP client."""
 from __future__ import annotations
 
 import http.client
 import json
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
 
 from tests.conftest import ROOT, free_port
+from tests.servers import PostgresCluster
 
 
 class Stack:
-    def __init__(self, run_dir: Path, port: int, redis_url: str, db_name: str) -> None:
-        db = settings.DATABASES["default"]
+    def __init__(self, run_dir: Path, port: int, redis_url: str, database_url: str) -> None:
         self.port = port
         self.env = dict(
             os.environ,
-            DATABASE_URL=f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db_name}",
-            REDIS_URL=redis_url, DJANGO_SETTINGS_MODULE="config.settings.test", TEST_REDIS_DB="0",
+            DATABASE_URL=database_url,
+            REDIS_URL=redis_url, DJANGO_SETTINGS_MODULE="config.settings.test",
+            # config/settings/test.py puts TEST_REDIS_DB into REDIS_URL: the one asked for.
+            TEST_REDIS_DB=urlsplit(redis_url).path.strip("/") or "0",
             STACK_RUN_DIR=str(run_dir), STACK_BIND=f"127.0.0.1:{port}", STACK_SKIP_SETUP="1",
             SWEEP_SECONDS="1", WEB_CONCURRENCY="2", WORKER_CONCURRENCY="1",
         )
@@ -57,14 +62,17 @@ class Client:
 
 @pytest.fixture
 def stack_factory(tmp_path, django_db_setup):
-    if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
-        pytest.skip("the full stack runs on Postgres: run through .ci/run")
+    if not settings.REDIS_URL or "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        pytest.skip("the full stack needs DATABASE_URL (Postgres) and REDIS_URL: run through .ci/run")
     from django.db import connection
 
+    db = settings.DATABASES["default"]
+    test_database = (f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/"
+                     f"{connection.settings_dict['NAME']}")
     stacks: list[Stack] = []
 
-    def make(redis_url: str) -> Stack:
-        stack = Stack(tmp_path / f"stack{len(stacks)}", free_port(), redis_url, connection.settings_dict["NAME"])
+    def make(redis_url: str, database_url: str | None = None) -> Stack:
+        stack = Stack(tmp_path / f"stack{len(stacks)}", free_port(), redis_url, database_url or test_database)
         stack.run("start")
         stacks.append(stack)
         return stack
@@ -72,6 +80,40 @@ def stack_factory(tmp_path, django_db_setup):
     yield make
     for stack in stacks:
         stack.run("stop")
+
+
+@pytest.fixture
+def own_postgres():
+    """A Postgres cluster of the test's own (tests/servers.py), with a database `own`
+    migrated and holding today's challenge; the test may stop and start it. The machine's
+    cluster, which may hold anything, is never stopped."""
+    if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        pytest.skip("the full stack runs on Postgres: run through .ci/run")
+    try:
+        cluster = PostgresCluster()
+    except (RuntimeError, KeyError) as exc:  # no server binaries, or root without a `postgres` user
+        pytest.skip(f"cannot run a Postgres cluster of the test's own: {exc!r}")
+    try:
+        cluster.init()
+        cluster.start()
+        cluster.create_database("own")
+        env = dict(os.environ, DATABASE_URL=cluster.url("own"), DJANGO_SETTINGS_MODULE="config.settings.test")
+        for command in (["migrate", "--noinput", "-v0"], ["ensure_challenges"]):
+            subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True, timeout=300,
+                           stdout=subprocess.DEVNULL)
+        yield cluster
+    finally:
+        cluster.remove()
+
+
+def own_query(url: str, sql: str, params=()) -> list[tuple]:
+    """One query on a cluster of the test's own, on a fresh connection (the server may have
+    been restarted since). Not through the ORM: Django's test case forbids databases that
+    the test did not declare, and this one exists only for the test."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+        return conn.execute(sql, params).fetchall()
 
 
 def play_until_over(client: Client, view: dict, log: list[tuple[str, int]], pause: float = 0.0) -> dict:

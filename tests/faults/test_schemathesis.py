@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, fresh_session_redis
 
 from .conftest import Client
 
@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 @pytest.mark.parametrize("authenticated", [True, False], ids=["with-token", "anonymous"])
 def test_generated_requests_find_no_5xx_and_no_schema_violation(stack_factory, authenticated):
-    stack = stack_factory("redis://127.0.0.1:6379/14")
+    stack = stack_factory(fresh_session_redis(13))
     headers: list[str] = []
     if authenticated:
         client = Client(stack.port)
