@@ -10,14 +10,17 @@ successes flagged ~14 % of full cheaters in the first study), choices conditione
 held set do not.
 
 Per game: a generalised likelihood ratio (GLR), ``suspicion``,
-    max over honest model m, cheat rate θ of  Σ log[(1−θ)·π_m(a) + θ·π_m(a | a held)]
-    − max over honest model m of              Σ log π_m(a)
+    max over honest model m with m.cheat, cheat rate θ of  Σ log[(1−θ)·π_m(a) + θ·π_m(a | a held)]
+    − max over honest model m of                           Σ log π_m(a)
 where π_m is one of a small family of honest choosers over the *public chances*
-(uniform, soft-max at two temperatures, greedy on our chances, the engine's own rule
-mirrored). Fitting the honest model per game keeps random, careful and rule-following
-honest players alike near 0; the cheat rate θ in [0, THETA_MAX] lets "careful" and
-partly informed cheaters be caught, and keeps one lucky ask from dominating (it costs
-log(1−θ) on every held-but-missed ask). ``suspicion`` ≥ 0, in nats.
+(uniform, "a rank it is sure of, else uniform", soft-max at two temperatures, greedy on
+our chances, the engine's own rule mirrored, and the two hand-order habits "oldest card
+first" and "newest card first"). Fitting the honest model per game keeps random,
+careful, rule-following and habit-following honest players alike near 0; the cheat rate
+θ in [0, THETA_MAX] lets "careful" and partly informed cheaters be caught, and keeps one
+lucky ask from dominating (it costs log(1−θ) on every held-but-missed ask). The
+alternative is not built on the two models that ignore the chances (``_Model.cheat``):
+there it only measured a random asker's luck. ``suspicion`` ≥ 0, in nats.
 
 Only the standard library (games/ rule); everything is derived by replay.
 """
@@ -34,12 +37,15 @@ from .peche import (
     opponent_choice,
 )
 
-# Calibrated with bench/fairplay.py (docs/fairplay.md): every simulated honest player
-# type stays under it in ≥ 99.8 % of games; ~80 % of full-knowledge cheaters reach it.
-FLAG_THRESHOLD = 7.0
+# Calibrated with bench/fairplay.py on the calibration deals fairplay-0 … 1999
+# (docs/fairplay.md): the smallest threshold at which every simulated honest player type
+# stays under it in ≥ 99.7 % of games there; ~95 % of full-knowledge cheaters reach it.
+FLAG_THRESHOLD = 3.5
 # Weekly rule (accumulate): each game contributes its suspicion above ALLOWANCE (most
-# honest games contribute 0), flagged when the total reaches PLAYER_THRESHOLD.
-ALLOWANCE = 2.0
+# honest games contribute 0), flagged when the total reaches PLAYER_THRESHOLD. Chosen on
+# the same calibration deals: the cell of the sweep with no honest week flagged and the
+# most cheating weeks flagged.
+ALLOWANCE = 0.75
 PLAYER_THRESHOLD = 7.0
 # θ < 1: a cheater model that never asks a rank the opponent lacks while another is held
 # would make one honest-looking miss infinitely exculpatory, and a lucky ask infinitely
@@ -341,33 +347,53 @@ class WatchedGame:
 @dataclass(frozen=True, slots=True)
 class _Model:
     name: str
-    beta: float  # 0: uniform; math.inf: greedy (ties shared); else soft-max temperature
-    inferred: bool = True  # which chances it reads (False: the engine's rule)
-    hand_order: bool = False  # greedy ties go to the first rank in hand order (the engine's)
+    # "uniform"; "memory" (a rank it is sure of, else uniform); "soft" (soft-max at
+    # temperature ``beta``); "greedy" (ties shared); "engine" (greedy on the engine's
+    # formula, the first in hand order on a tie); "oldest" / "newest" (a hand-order habit).
+    kind: str
+    beta: float = 0.0
+    # Whether the cheating alternative is also built on this model. Not on the two that
+    # ignore the chances: "a random asker who sometimes peeks" is exactly a lucky random
+    # asker, so it turned the luck of random honest players into suspicion, while every
+    # cheater measured (even one that asks at random when it does not peek) is still
+    # explained at least as well around soft-max at β = 5 (docs/fairplay.md, "measured").
+    cheat: bool = True
 
 
 MODELS: tuple[_Model, ...] = (
-    _Model("random", 0.0),
-    _Model("soft5", 5.0),
-    _Model("soft15", 15.0),
-    _Model("greedy", math.inf),
-    _Model("engine", math.inf, inferred=False, hand_order=True),
+    _Model("random", "uniform", cheat=False),
+    _Model("memory", "memory", cheat=False),
+    _Model("soft5", "soft", 5.0),
+    _Model("soft15", "soft", 15.0),
+    _Model("greedy", "greedy"),
+    _Model("engine", "engine"),
+    _Model("oldest", "oldest"),
+    _Model("newest", "newest"),
 )
 
 
-def _policy(model: _Model, chances: Sequence[float]) -> list[float]:
+def _policy(model: _Model, chances: Sequence[float], basic: Sequence[float]) -> list[float]:
     n = len(chances)
-    if model.beta == 0.0:
+    kind = model.kind
+    if kind == "uniform":
         return [1.0 / n] * n
-    best = max(chances)
-    if model.beta == math.inf:
-        if model.hand_order:
-            first = chances.index(best)
-            w = [1.0 if i == first else 0.0 for i in range(n)]
-        else:
-            w = [1.0 if c >= best - 1e-12 else 0.0 for c in chances]
+    if kind == "oldest":
+        w = [1.0] + [0.0] * (n - 1)
+    elif kind == "newest":
+        w = [0.0] * (n - 1) + [1.0]
+    elif kind == "memory":
+        w = [1.0 if c >= 1.0 - 1e-12 else 0.0 for c in chances]
+        if not any(w):
+            return [1.0 / n] * n
+    elif kind == "engine":
+        first = basic.index(max(basic))
+        w = [1.0 if i == first else 0.0 for i in range(n)]
     else:
-        w = [math.exp(model.beta * (c - best)) for c in chances]
+        best = max(chances)
+        if kind == "greedy":
+            w = [1.0 if c >= best - 1e-12 else 0.0 for c in chances]
+        else:
+            w = [math.exp(model.beta * (c - best)) for c in chances]
     s = sum(w)
     return [LEAK / n + (1.0 - LEAK) * x / s for x in w]
 
@@ -415,7 +441,7 @@ def _judge(raw: list[Observed]) -> GameAssessment:
     for model in MODELS:
         log_pi, rows, gains, misses = 0.0, [], [], 0
         for a in raw:
-            pi = _policy(model, a.chances if model.inferred else a.basic)
+            pi = _policy(model, a.chances, a.basic)
             i = a.ranks.index(a.rank)
             log_pi += math.log(pi[i])
             held = a.held_ranks
@@ -428,10 +454,10 @@ def _judge(raw: list[Observed]) -> GameAssessment:
             else:
                 misses += 1
                 rows.append((math.log(pi[i]), -1.0))
-        theta, gain = _fit_theta(gains, misses)
+        theta, gain = _fit_theta(gains, misses) if model.cheat else (0.0, 0.0)
         per_model.append((model, log_pi, theta, gain, rows))
     honest = max(per_model, key=lambda t: t[1])
-    cheat = max(per_model, key=lambda t: t[1] + t[3])
+    cheat = max((t for t in per_model if t[0].cheat), key=lambda t: t[1] + t[3])
     suspicion = max(0.0, cheat[1] + cheat[3] - honest[1])
     theta = cheat[2]
     asks = []
