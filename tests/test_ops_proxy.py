@@ -150,6 +150,24 @@ def test_the_app_sees_each_clients_own_address_through_the_proxy(web_stack):
     assert request_from(port, "127.0.0.3", "/api/players", "POST") != 429
 
 
+@needs_nginx
+def test_every_405_names_the_allowed_methods_through_the_proxy(web_stack):
+    """RFC 9110: a 405 carries Allow. nginx refuses TRACE itself; the app's own 405 passes
+    through with the app's Allow (schemathesis' ST204 against the stack found the first)."""
+    port, _ = web_stack(proxy=True, workers=1)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("TRACE", "/api/session")
+    traced = conn.getresponse()
+    body = traced.read()
+    assert traced.status == 405 and "GET" in traced.getheader("Allow", "")
+    assert b'"error": "method_not_allowed"' in body
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("PUT", "/api/leaderboard/today")
+    refused = conn.getresponse()
+    refused.read()
+    assert refused.status == 405 and refused.getheader("Allow", "").replace(" ", "") == "GET,HEAD,OPTIONS"
+
+
 rf = RequestFactory()
 
 
