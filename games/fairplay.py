@@ -269,7 +269,8 @@ class WatchedGame:
     of the opponent kept up to date. ``assess`` replays with it; bench/fairplay.py plays
     simulated players with it.
 
-    The loop mirrors peche._advance (a test checks outcomes agree) because the opponent's
+    The loop mirrors peche._advance (tests/games/test_fairplay.py checks the state after
+    every ask against the engine's) because the opponent's
     choice must be observed before its ask changes the state.
     """
 

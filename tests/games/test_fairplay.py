@@ -1,0 +1,106 @@
+"""Clairvoyance detector (games/fairplay.py, docs/fairplay.md §3). Pure: no Django, no database."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bench import fairplay as bench
+from games import fairplay
+from games.cards import shuffled_deck
+from games.peche import ENGINE
+
+SEEDS = [f"watched-{i}" for i in range(150)]
+
+
+def _same_state(watched, engine) -> None:
+    a, b = watched.state, engine
+    assert [list(h.items()) for h in a.hands] == [list(h.items()) for h in b.hands]
+    assert a.pairs == b.pairs and a.pairs_by_rank == b.pairs_by_rank
+    assert (a.lake_next, a.turn, a.asks, a.over) == (b.lake_next, b.turn, b.asks, b.over)
+    assert a.history == b.history
+    assert a.knowledge.snapshot() == b.knowledge.snapshot()
+
+
+@pytest.mark.parametrize("style", ["random", "oldest", "newest"])
+def test_watched_game_plays_exactly_as_the_engine(style):
+    """WatchedGame re-implements peche._advance so as to watch the opponent's choices: after
+    every ask its state equals the engine's, and the replay of its asks ends alike."""
+    for seed in SEEDS:
+        rng = random.Random(f"{seed}/{style}")
+        deck = shuffled_deck(seed)
+        game = fairplay.WatchedGame(list(deck))
+        engine = ENGINE.new(deck=list(deck))
+        _same_state(game, engine)
+        moves = []
+        while not game.over:
+            ranks = game.ranks()
+            assert list(ranks) == ENGINE.legal_moves(engine)
+            rank = rng.choice(ranks) if style == "random" else ranks[0] if style == "oldest" else ranks[-1]
+            moves.append(rank)
+            game.ask(rank)
+            ENGINE.apply(engine, rank)
+            _same_state(game, engine)
+        assert engine.over
+        replayed = ENGINE.replay({"deck": list(deck)}, moves)
+        assert ENGINE.outcome(replayed) == ENGINE.outcome(engine)
+
+
+def test_the_view_never_depends_on_the_opponents_hidden_cards():
+    """Two deals that differ only in which opponent card is where give the same chances
+    as long as the public facts agree: here, the chances at the first ask depend only on
+    the player's own cards (nothing else has happened)."""
+    deck = shuffled_deck("view-0")
+    swapped = list(deck)
+    swapped[1], swapped[3] = swapped[3], swapped[1]  # two opponent cards, order only
+    a, b = fairplay.WatchedGame(list(deck)), fairplay.WatchedGame(swapped)
+    if a.state.history or b.state.history or a.ranks() != b.ranks():
+        pytest.skip("the deal paired differently")
+    assert a.chances(a.ranks()) == b.chances(b.ranks())
+    assert a.chances(a.ranks(), inferred=False) == b.chances(b.ranks(), inferred=False)
+
+
+def _play(seed: str, choose, name: str) -> tuple[float, list[str]]:
+    """bench.fairplay.play, also returning the asks."""
+    game = fairplay.WatchedGame(shuffled_deck(seed))
+    table = bench.PublicTable(game)
+    rng = random.Random(f"{seed}/{name}")
+    raw, moves = [], []
+    while not game.over:
+        rank = choose(game, table, rng)
+        raw.append(fairplay.observe(game, len(raw), rank))
+        moves.append(rank)
+        game.ask(rank)
+    return fairplay.judge(raw).suspicion, moves
+
+
+# Fixed calibration deals (bench/fairplay.py --seed-base 0).
+DEALS = ["fairplay-0", "fairplay-1", "fairplay-2"]
+
+
+@pytest.mark.parametrize("seed", DEALS)
+def test_the_bench_honest_players_stay_unflagged_and_a_full_cheater_is_flagged(seed):
+    for name, chooser in bench.HONEST.items():
+        suspicion, moves = _play(seed, bench.honest(chooser), name)
+        assert suspicion < fairplay.FLAG_THRESHOLD, (name, suspicion)
+        # What verification computes from seed and asks is what the bench measured.
+        assert fairplay.assess(seed, moves).suspicion == pytest.approx(suspicion)
+    suspicion, moves = _play(seed, bench.full_knowledge, "full knowledge")
+    assessed = fairplay.assess(seed, moves)
+    assert assessed.flagged and assessed.suspicion == pytest.approx(suspicion)
+    assert assessed.suspicion >= fairplay.FLAG_THRESHOLD
+    assert assessed.cheat_rate > 0.5
+
+
+def test_a_clairvoyant_game_is_explained_by_its_held_ranks():
+    """The evidence rows: every ask that hit a held rank where a miss was possible weighs
+    for the cheater; a player who never chose differs from an honest one in nothing."""
+    seed = DEALS[0]
+    _, moves = _play(seed, bench.full_knowledge, "full knowledge")
+    assessed = fairplay.assess(seed, moves)
+    assert sum(a.llr for a in assessed.asks) == pytest.approx(assessed.suspicion, abs=1e-9)
+    assert all(a.held for a in assessed.asks if a.held_ranks)
+    assert assessed.informative_asks == sum(1 for a in assessed.asks if a.informative)
+    one_choice = [a for a in assessed.asks if len(a.ranks) == 1]
+    assert all(abs(a.llr) < 1e-9 for a in one_choice)
+
