@@ -28,14 +28,21 @@ class PlayerBackend(ModelBackend):
         return None
 
     def get_user(self, user_id):
-        user = get_user_model()._default_manager.select_related("player").filter(pk=user_id).first()
-        return user if user is not None and self.user_can_authenticate(user) else None
+        users = get_user_model()._default_manager.select_related("player")
+        try:
+            user = users.get(pk=user_id)
+        except users.model.DoesNotExist:
+            return None
+        return user if self.user_can_authenticate(user) else None
 
 
 def player_for_token(token: str) -> Player | None:
     from .services import hash_token
 
-    return Player.objects.select_related("user").filter(token_hash=hash_token(token)).first()
+    try:
+        return Player.objects.select_related("user").get(token_hash=hash_token(token))
+    except Player.DoesNotExist:
+        return None
 
 
 class PlayerTokenAuthentication(authentication.BaseAuthentication):
