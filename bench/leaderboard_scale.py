@@ -16,6 +16,7 @@ import statistics
 import time
 
 from bench.pgdb import PG, ensure_database
+
 os.environ["DATABASE_URL"] = f"{PG}/bench"
 os.environ["REDIS_URL"] = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/13")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
@@ -139,7 +140,7 @@ def main() -> None:
         # The index and SQL agree on every sampled rank (the point of the shared order).
         for r in picks[: 20 if size <= 1_000_000 else 3]:
             assert rank_index.rank_of(challenge.pk, r.attempt_id) + 1 == selectors.sql_rank(r) == window(r)
-        fmt = lambda s: "%.2f/%.2f" % percentiles(s) if s else "not run"  # noqa: E731
+        fmt = lambda s: "{:.2f}/{:.2f}".format(*percentiles(s)) if s else "not run"  # noqa: E731
         print(f"{size:>10,} | {fmt(my_rank):>15} | {fmt(top):>12} | {fmt(deep):>13} | {fmt(sql_rank):>15} | "
               f"{fmt(sql_top):>12} | {fmt(sql_deep):>15} | {fmt(win):>17} | {memory:>9.1f} | {build:.1f}")
 

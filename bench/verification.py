@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from bench.pgdb import PG, ensure_database
+
 os.environ["DATABASE_URL"] = f"{PG}/bench"
 os.environ["REDIS_URL"] = os.environ.get("BENCH_REDIS_VERIFY", "redis://127.0.0.1:6379/12")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
@@ -83,7 +84,8 @@ def main() -> None:
     from django.conf import settings
 
     from challenges.services import enqueue_verification
-    from leaderboard import rank_index, services as lb_services
+    from leaderboard import rank_index
+    from leaderboard import services as lb_services
 
     redis.Redis.from_url(settings.REDIS_URL).flushdb()
     worker = start_worker(args.concurrency, Path("/tmp/bench-verify-worker.log"))

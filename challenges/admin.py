@@ -27,7 +27,6 @@ from leaderboard.services import result_disqualify
 from . import days, services
 from .models import Attempt, DailyChallenge, Player, Review
 
-
 # Django's log-in page has no heading of its own; ours names the page.
 admin.site.login_template = "admin/peche_login.html"
 

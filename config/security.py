@@ -49,8 +49,9 @@ def is_trusted(peer: str, unix: bool, networks: tuple) -> bool:
         address = ipaddress.ip_address(peer)
     except ValueError:
         return False
-    if getattr(address, "ipv4_mapped", None):  # ::ffff:10.0.0.5 on a dual-stack socket
-        address = address.ipv4_mapped
+    mapped = getattr(address, "ipv4_mapped", None)  # IPv6 only
+    if mapped:  # ::ffff:10.0.0.5 on a dual-stack socket
+        address = mapped
     return any(address in network for network in networks)
 
 

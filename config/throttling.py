@@ -168,6 +168,6 @@ def admin_login_refused(request, username: str) -> int | None:
 
     address = BaseThrottle().get_ident(request)
     name = hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
-    waits = [hit("admin_logins", f"ip:{address}"), hit("admin_logins_user", f"user:{name}")]
-    waits = [w for w in waits if w is not None]
+    tries = [hit("admin_logins", f"ip:{address}"), hit("admin_logins_user", f"user:{name}")]
+    waits = [w for w in tries if w is not None]
     return max(waits) if waits else None

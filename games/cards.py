@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Iterator
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
@@ -17,7 +18,7 @@ def rank_of(card: str) -> str:
     return card[:-1]
 
 
-def _words(seed: str):
+def _words(seed: str) -> Iterator[int]:
     """u32() of RULES.md §1: the big-endian 4-byte words of SHA-256(seed + ':' + k), k = 0, 1, …"""
     prefix = seed.encode("utf-8") + b":"
     k = 0

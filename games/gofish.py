@@ -54,10 +54,11 @@ Events (JSON-ready dicts; ``event_view`` cuts them to one seat):
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
-from typing import Any, Iterable, Sequence
+from typing import Any, TypeGuard
 
 from games.base import GameError, ReplayError
 from games.cards import RANK_INDEX, RANK_SET, RANKS, check_deck, rank_of, shuffled_deck
@@ -192,7 +193,7 @@ class GoFishState:
     log: list[dict[str, Any]] = field(default_factory=list)  # every event, full information
 
 
-def _is_int(x: object) -> bool:
+def _is_int(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -399,7 +400,8 @@ class GoFishEngine:
             "deck": case.get("deck"),
             "scripted": frozenset(range(players)),
         }
-        return self.outcome(self.replay(config, case.get("moves")))
+        moves: Any = case.get("moves")  # as given: replay refuses a malformed one (bad_input)
+        return self.outcome(self.replay(config, moves))
 
     # -- steps
 

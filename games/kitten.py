@@ -135,7 +135,7 @@ def _play(state: KittenState, n: int, events: list[dict[str, Any]] | None) -> No
     sweeps = state.jack_sweeps
     stop = min(state.limit, moves + n)
     emptied = False
-    capture = None
+    capture: dict[str, Any] | None = None
     while moves < stop:
         pile = piles[turn]
         card = pile.popleft()

@@ -5,7 +5,7 @@ perfect-memory opponent, which plays inside ``apply`` as an automatic step.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from .base import GameError, ReplayError, deck_for
@@ -117,7 +117,7 @@ def _ask(state: PecheState, seat: int, rank: str, events: list | None) -> None:
     state.turn = other
 
 
-@lru_cache(maxsize=None)
+@cache
 def _miss_chance(total: int, unseen: int, k: int) -> tuple[int, int]:
     """N/D = Π_{i<k} (total − unseen − i) / (total − i): the chance that none of the
     ``unseen`` cards of a rank is among ``k`` of ``total`` unknown cards (exact)."""
@@ -332,7 +332,8 @@ class PecheEngine:
 
     def conformance(self, case: dict[str, Any]) -> dict[str, Any]:
         try:
-            return outcome_of(self.replay(case, case.get("moves")))
+            moves: Any = case.get("moves")  # as given: replay refuses a malformed one (bad_input)
+            return outcome_of(self.replay(case, moves))
         except ReplayError as exc:
             return exc.as_dict()
 

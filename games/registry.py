@@ -9,8 +9,9 @@ _MODULES = {"peche": "games.peche", "kitten": "games.kitten", "gofish": "games.g
 GAME_NAMES = tuple(_MODULES)
 
 
-def engine(name: str) -> Engine:
+def engine(name: object) -> Engine:
     module = _MODULES.get(name) if isinstance(name, str) else None
     if module is None:
         raise GameError("unknown_game", f"no game named {name!r}")
-    return importlib.import_module(module).ENGINE
+    found: Engine = importlib.import_module(module).ENGINE
+    return found

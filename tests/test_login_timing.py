@@ -11,7 +11,6 @@ from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 
-
 class CountingHasher(MD5PasswordHasher):
     """MD5 (the tests' fast hasher) that counts its runs: verifying a password and making
     one both go through encode()."""

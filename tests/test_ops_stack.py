@@ -69,9 +69,9 @@ def test_stack_starts_serves_verifies_and_stops(stack):
     assert final["result"]["score"] == final["outcome"]["score"]
 
     # The play-path benchmark's players play against it (briefly; its numbers are no test).
-    from bench.play_load import run, run_loop
-
     from concurrent.futures import ThreadPoolExecutor
+
+    from bench.play_load import run, run_loop
 
     # Its own thread: a browser test earlier in the session may leave this thread's loop running.
     with ThreadPoolExecutor(1) as pool:

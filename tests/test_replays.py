@@ -11,7 +11,6 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from challenges.models import DailyChallenge
 from games import lessons as lesson_rules
 from games.peche import ENGINE
 from leaderboard.models import Result

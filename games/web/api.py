@@ -13,8 +13,8 @@ a player's (token or session) to the player; they follow a player who signs in.
 from __future__ import annotations
 
 from rest_framework import status
-from rest_framework.exceptions import Throttled
 from rest_framework.authentication import SessionAuthentication
+from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView

@@ -38,3 +38,6 @@ class CasualGame(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["owner", "game", "-id"], name="casual_owner_game")]
+
+    def __str__(self) -> str:
+        return f"{self.game} game {self.pk} ({self.status})"

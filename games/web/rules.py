@@ -3,9 +3,9 @@ the options of a player's next game and how an outcome reads from seat 0's side.
 Everything else is shared."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
-
+from typing import Any
 
 
 def _no_choice(body: dict[str, Any]) -> dict[str, Any]:

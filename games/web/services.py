@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from django.db import transaction
 from rest_framework import status

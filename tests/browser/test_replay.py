@@ -44,9 +44,10 @@ def test_step_through_a_replay_with_the_keyboard(new_page, locale):
 
 
 def session_for(attempt) -> str:
+    from importlib import import_module
+
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from importlib import import_module
 
     store = import_module(settings.SESSION_ENGINE).SessionStore()
     user = attempt.player.user

@@ -6,7 +6,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.base import GameError, ReplayError
 from games.cards import UNSHUFFLED, shuffled_deck
