@@ -7,7 +7,10 @@ from django.db import models
 
 
 class Player(models.Model):
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
+    # None once the player deleted their account (challenges/accounts.py): the login is
+    # gone, the row stays so that past leaderboards keep their ranks.
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="player")
     name = models.CharField(max_length=24)
     # What the name looks like, not how it is spelled (challenges/names.py): two names with
     # one key would look alike on the leaderboard, so the key is unique, not the name.
@@ -15,9 +18,34 @@ class Player(models.Model):
     # A bearer token for API clients; only its SHA-256 is stored.
     token_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set when the player deleted their account: the name is then empty (stored
+    # neutrally) and pages show a translated label instead (``shown_name``).
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
-        return self.name
+        return self.shown_name
+
+    @property
+    def shown_name(self) -> str:
+        """The name on leaderboards and pages: the chosen one, or for a deleted account
+        "Deleted player 4f2a" in the reader's language."""
+        from .names import shown_name
+
+        return shown_name(self.name, self.pk)
+
+
+class DeviceCode(models.Model):
+    """A one-time code that signs a second device in as this player, without a password.
+    Only a keyed hash of the code is stored; it lasts a few minutes and works once."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="device_codes")
+    code_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"device code of player {self.player_id} (until {self.expires_at:%H:%M})"
 
 
 class DailyChallenge(models.Model):

@@ -67,3 +67,21 @@ def scripts(name: str) -> frozenset[str]:
 def mixes_scripts(name: str) -> bool:
     used = scripts(name)
     return len(used) > 1 and not any(used <= allowed for allowed in _WRITTEN_TOGETHER)
+
+
+def deleted_tag(player_id: int) -> str:
+    """Four hex digits that tell deleted players apart on one leaderboard, derived from
+    the row's id only (nothing of the person)."""
+    import hashlib
+
+    return hashlib.sha256(f"deleted player {player_id}".encode()).hexdigest()[:4]
+
+
+def shown_name(name: str, player_id: int) -> str:
+    """A player's name as pages and the API show it. A deleted account's name is stored
+    empty; it reads "Deleted player 4f2a" in the language of the request."""
+    if name:
+        return name
+    from django.utils.translation import gettext
+
+    return gettext("Deleted player %(tag)s") % {"tag": deleted_tag(player_id)}

@@ -5,6 +5,7 @@ from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from challenges import account_api
 from challenges import api as challenges_api
 from config import health
 from config.errors import api_not_found
@@ -12,7 +13,10 @@ from leaderboard import api as leaderboard_api
 
 api = [
     path("players", challenges_api.PlayersView.as_view()),
-    path("players/me", challenges_api.MeView.as_view()),
+    path("players/me", account_api.MeView.as_view()),
+    path("players/me/export", account_api.ExportView.as_view()),
+    path("players/me/code", account_api.DeviceCodeView.as_view()),
+    path("session/code", account_api.DeviceCodeLoginView.as_view()),
     path("players/me/password", challenges_api.PasswordView.as_view()),
     path("players/me/token", challenges_api.TokenView.as_view()),
     path("players/me/attempts", challenges_api.MyAttemptsView.as_view()),

@@ -137,7 +137,8 @@ def me(request):
     player = current_player(request)
     if player is not None:
         return redirect("player", player_id=player.pk)
-    return render(request, "frontend/player.html", {"shown": None, "is_me": False, "player": None})
+    return render(request, "frontend/player.html", {"shown": None, "is_me": False, "player": None,
+                                                    "deleted": request.GET.get("deleted") == "1"})
 
 
 def player(request, player_id: int):
@@ -162,7 +163,7 @@ def player(request, player_id: int):
     current, longest = _streaks({r["date"] for r in counted}, days.today())
     return render(request, "frontend/player.html", {
         "shown": shown, "player": viewer, "is_me": is_me,
-        "has_password": shown.user.has_usable_password(),
+        "has_password": shown.user is not None and shown.user.has_usable_password(),
         "rows": rows, "best": max((r["score"] for r in counted), default=None),
         "current_streak": current, "longest_streak": longest,
     })
@@ -178,7 +179,7 @@ def replay(request, attempt_id: int):
     mine = viewer is not None and viewer.pk == attempt.player_id
     found = lessons(attempt.challenge.seed, list(attempt.moves)) if mine else []
     data = {
-        "name": attempt.player.name, "date": attempt.challenge.date.isoformat(), "mine": mine,
+        "name": attempt.player.shown_name, "date": attempt.challenge.date.isoformat(), "mine": mine,
         "steps": engine(attempt.challenge.game).trace(attempt.challenge.seed, list(attempt.moves)),
         "lessons": [lesson.as_dict() for lesson in found],
     }

@@ -9,6 +9,7 @@ from django.db import connection
 from django.db.models import Q
 
 from challenges.models import Attempt, Player
+from challenges.names import shown_name
 from games import fairplay
 
 from . import rank_index
@@ -49,7 +50,9 @@ ENTRY_KEYS = ("attempt_id", "name", *ENTRY_FIELDS[2:])
 
 
 def _entry(row: tuple, rank: int) -> dict:
-    return {"rank": rank, **dict(zip(ENTRY_KEYS, row))}
+    entry = {"rank": rank, **dict(zip(ENTRY_KEYS, row))}
+    entry["name"] = shown_name(entry["name"], entry["player_id"])  # a deleted account's label
+    return entry
 
 
 def _rows_by_attempt(attempt_ids: list[int]) -> dict[int, tuple]:
@@ -152,7 +155,7 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
         same_browser = by_browser.get(r.attempt.browser_key, set()) - {r.player_id}
         player_week = fairplay.accumulate(week.get(r.player_id, [r.suspicion]))
         rows.append({
-            "attempt": r.attempt_id, "result": r.pk, "player": r.player.name, "player_id": r.player_id,
+            "attempt": r.attempt_id, "result": r.pk, "player": r.player.shown_name, "player_id": r.player_id,
             "score": r.score, "asks": r.asks, "suspicion": round(r.suspicion, 2), "flagged": r.flagged,
             "week_suspicion": round(player_week.suspicion, 2), "week_games": player_week.games,
             "week_flagged": player_week.flagged, "disqualified": r.disqualified,
@@ -180,7 +183,7 @@ def archive_entries(*, challenge) -> Iterator[dict]:
     leaderboard's (RANK_ORDER; the rank index orders ties the same way).
     """
     fields = ("score", "asks", "finished_at", "attempt_id", "player__name", "player_pairs", "opponent_pairs",
-              "attempt__moves")
+              "attempt__moves", "player_id")
     rows = ranked_results(challenge.pk).order_by(*RANK_ORDER).values_list(*fields)
     seed, date, game = challenge.seed, challenge.date.isoformat(), challenge.game
     rank = 0
@@ -195,10 +198,10 @@ def archive_entries(*, challenge) -> Iterator[dict]:
                 | Q(score=score, asks=asks, finished_at__gt=finished_at)
                 | Q(score=score, asks=asks, finished_at=finished_at, attempt_id__gt=attempt_id))
         found = list(batch[:ARCHIVE_BATCH])
-        for score, asks, finished_at, attempt_id, name, player_pairs, opponent_pairs, moves in found:
+        for score, asks, finished_at, attempt_id, name, player_pairs, opponent_pairs, moves, player_id in found:
             rank += 1
             yield {"game": game, "seed": seed, "moves": list(moves), "date": date, "rank": rank,
-                   "player": name, "score": score, "asks": asks, "player_pairs": player_pairs,
+                   "player": shown_name(name, player_id), "score": score, "asks": asks, "player_pairs": player_pairs,
                    "opponent_pairs": opponent_pairs, "attempt": attempt_id,
                    "finished_at": finished_at.isoformat()}
         if len(found) < ARCHIVE_BATCH:

@@ -15,7 +15,38 @@ function csrfToken() {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
+// A 429 is not a dead end: the request is made again once its Retry-After has passed
+// (a few times at most), and whoever listens (wait.js: the page's notice) is told how
+// long the wait is; ``null`` once it is over.
+const RETRIES_AFTER_429 = 4;
+const waitListeners = new Set();
+export function onRateLimitWait(listener) {
+  waitListeners.add(listener);
+  return () => waitListeners.delete(listener);
+}
+function tellWait(seconds) {
+  for (const listener of waitListeners) listener(seconds);
+}
+
 async function request(method, url, body) {
+  for (let retry = 0; ; retry += 1) {
+    try {
+      const data = await requestOnce(method, url, body);
+      if (retry > 0) tellWait(null);
+      return data;
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 429 || retry >= RETRIES_AFTER_429) {
+        if (retry > 0) tellWait(null);
+        throw err;
+      }
+      const seconds = Math.max(1, err.retryAfter || 5);
+      tellWait(seconds);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
+  }
+}
+
+async function requestOnce(method, url, body) {
   const headers = { Accept: "application/json" };
   const init = { method, headers, credentials: "same-origin" };
   if (body !== undefined) {
@@ -40,6 +71,7 @@ async function request(method, url, body) {
 
 export const getJSON = (url) => request("GET", url);
 export const postJSON = (url, body) => request("POST", url, body === undefined ? {} : body);
+export const patchJSON = (url, body) => request("PATCH", url, body);
 export const deleteJSON = (url) => request("DELETE", url);
 
 // A JSON Lines document (the archive of a closed day): one parsed object per line.

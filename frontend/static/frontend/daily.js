@@ -2,6 +2,7 @@
 // sends asks, plays the returned events out one by one, polls the verification.
 /* global gettext */
 import { getJSON, postJSON } from "./api.js";
+import "./wait.js";  // a 429 says when the page tries again by itself
 import { fmt } from "./dom.js";
 import * as S from "./state.js";
 import { mount, render } from "./render.js";

@@ -59,7 +59,7 @@ class Command(BaseCommand):
                     if index == 0:
                         rank += 1
                     writer.writerow([
-                        rank if index == 0 else "", result.player.name, result.player_id, result.score,
+                        rank if index == 0 else "", result.player.shown_name, result.player_id, result.score,
                         result.asks, result.player_pairs, result.opponent_pairs, result.finished_at.isoformat(),
                         result.verified_at.isoformat(), result.ranked, result.disqualified, result.attempt_id,
                         result.pk,

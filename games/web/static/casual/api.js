@@ -1,6 +1,9 @@
 // Every HTTP call of the casual-game pages, on top of the site's one HTTP module
 // (frontend/api.js: JSON in and out, ApiError with .code and .status). No DOM, no rules.
 import { ApiError, getJSON, postJSON } from "../frontend/api.js";
+// Every casual page shows the site's rate-limit notice: a 429 is waited out and retried
+// by frontend/api.js, and this says so (the only DOM this module brings, by import).
+import "../frontend/wait.js";
 
 export { ApiError };
 
