@@ -12,8 +12,9 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY requirements.txt .
-RUN pip install -r requirements.txt
+# The runtime lock only (hash-checked): no test, lint or benchmark package in the image.
+COPY requirements/runtime.txt requirements/runtime.txt
+RUN pip install -r requirements/runtime.txt
 
 COPY . .
 # Static files are collected once, here: WhiteNoise serves the hashed, compressed copies

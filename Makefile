@@ -1,15 +1,38 @@
 # The two commands of the README: `make run` serves the site, `make test` runs every test.
+# Each target installs the lock it needs (requirements/*.txt, pinned with hashes):
+# run -> runtime.txt; test, test-quick, lint -> test.txt (runtime + test); bench -> bench.txt.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+REQ := requirements
+# The tests that start no browser, server, stack or worker of their own (README.md).
+QUICK := not browser and not stack and not fault and not worker
+# 1: lint also checks the formatting (`ruff format --check`); off until the tree is formatted.
+FORMAT_CHECK ?= 0
 
-.PHONY: install run test browser-deps stack-deps messages bench
+.PHONY: install install-test install-bench run lint test test-quick browser-deps stack-deps messages bench lock
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
 install: $(BIN)/python
-	$(BIN)/pip install -q -r requirements.txt
+	$(BIN)/pip install -q -r $(REQ)/runtime.txt
+
+install-test: $(BIN)/python
+	$(BIN)/pip install -q -r $(REQ)/test.txt
+
+install-bench: $(BIN)/python
+	$(BIN)/pip install -q -r $(REQ)/bench.txt
+
+# After editing requirements/*.in: the locks again, from the current pins where they still
+# fit (pip-compile keeps them; `make lock LOCK_ARGS=--upgrade` moves them all).
+# pip-tools lives in a venv of its own (.venv-lock), out of the site's.
+lock:
+	test -x .venv-lock/bin/pip-compile || ($(PY) -m venv .venv-lock && .venv-lock/bin/pip install -q pip-tools==7.6.2)
+	for name in runtime test bench; do \
+	  CUSTOM_COMPILE_COMMAND="make lock" .venv-lock/bin/pip-compile -q --generate-hashes --strip-extras --allow-unsafe \
+	    --no-emit-index-url --no-emit-find-links $(LOCK_ARGS) -o $(REQ)/$$name.txt $(REQ)/$$name.in || exit 1; \
+	done
 
 messages: install
 	cd frontend && ../$(BIN)/python ../manage.py compilemessages -v0
@@ -36,8 +59,18 @@ stack-deps:
 node_modules/axe-core/axe.min.js: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 
-test: install messages browser-deps stack-deps node_modules/axe-core/axe.min.js
+# ruff (lint, and format with FORMAT_CHECK=1) and mypy, as configured in pyproject.toml.
+lint: install-test
+	$(BIN)/ruff check .
+	$(if $(filter 1,$(FORMAT_CHECK)),$(BIN)/ruff format --check .)
+	$(BIN)/mypy
+
+# lint first: a finding fails the run before any test starts.
+test: lint messages browser-deps stack-deps node_modules/axe-core/axe.min.js
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
-bench: install
+test-quick: lint messages
+	$(BIN)/python -m pytest -q -m "$(QUICK)" $(PYTEST_ARGS)
+
+bench: install-bench
 	$(BIN)/python -m bench.all

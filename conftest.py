@@ -8,14 +8,15 @@ config/settings/test.py reads REDIS_URL as usual, and every process a test start
 session's server too. It goes when the session ends (or when pytest dies: tests/servers.py).
 
 This is the rootdir conftest, imported after pytest-django's first hook: that hook loads
-the settings when DJANGO_SETTINGS_MODULE is known by then, so pytest.ini does not name
-it; it is set here, after REDIS_URL, and pytest-django's pytest_configure then sets
+the settings when DJANGO_SETTINGS_MODULE is known by then, so pyproject.toml does not
+name it; it is set here, after REDIS_URL, and pytest-django's pytest_configure then sets
 Django up. (An early `-p` plugin would do too, but is not importable when pytest runs
 as the `pytest` script rather than `python -m pytest`.)"""
 from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -49,7 +50,30 @@ def _start_own_redis() -> None:
 _start_own_redis()
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 # Loaded now (as pytest-django would have): its pytest_configure sets Django up only if so.
-getattr(__import__("django.conf").conf.settings, "DATABASES")
+__import__("django.conf").conf.settings.DATABASES  # noqa: B018 (the access loads the settings)
+
+# The markers of pyproject.toml, from where a test lives and what it starts. `make test`
+# runs everything; `make test-quick` deselects these (-m "not browser and not stack ...").
+MARK_BY_FOLDER = {"browser": "browser", "faults": "fault"}
+MARK_BY_FIXTURE = {
+    "celery_worker_process": "worker",  # a real Celery worker (tests/conftest.py)
+    "stack": "stack",  # scripts/stack: gunicorn, worker, beat (tests/test_ops_stack.py)
+    "web_stack": "stack",  # scripts/stack's web behind nginx (tests/test_ops_proxy.py)
+    "stack_factory": "stack",  # full stacks for fault injection (tests/faults/conftest.py)
+    "gunicorn": "stack",  # two gunicorn workers (tests/test_ops_ratelimit.py)
+    "fake_clock_server": "stack",  # runserver under libfaketime (tests/test_day_close.py)
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    tests = Path(__file__).resolve().parent / "tests"
+    for item in items:
+        path = Path(str(item.path))
+        folder = path.parent.name if path.parent.parent == tests else None
+        names = {MARK_BY_FOLDER.get(folder)} | {MARK_BY_FIXTURE.get(f) for f in item.fixturenames}
+        for name in sorted(n for n in names if n):
+            if item.get_closest_marker(name) is None:
+                item.add_marker(name)
 
 
 def pytest_report_header(config):

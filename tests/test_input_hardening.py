@@ -61,7 +61,7 @@ def test_reasonable_nesting_still_parses():
     assert loads(nested.encode()) is not None
     # Brackets inside strings are text, not depth.
     assert nesting_depth(b'{"name": "[[[[[[\\"[[["}') == 1
-    assert loads('{"name": "' .encode() + b"[" * 100 + b'"}') == {"name": "[" * 100}
+    assert loads(b'{"name": "' + b"[" * 100 + b'"}') == {"name": "[" * 100}
 
 
 def test_a_body_within_the_depth_limit_still_creates_a_player(api):
@@ -208,6 +208,7 @@ def _post(port: int, path: str, body: bytes, chunked: bool) -> tuple[int, str, d
     return response.status, response.getheader("Content-Type"), json.loads(data)
 
 
+@pytest.mark.stack  # gunicorn and runserver of its own (the server fixture)
 def test_a_chunked_body_is_refused_with_411_not_read_as_empty(server):
     status, content_type, body = _post(server, "/api/players", b'{"name": "Chunky Ann"}', chunked=True)
     assert (status, content_type, body["error"]) == (411, "application/json", "length_required")
@@ -234,11 +235,12 @@ def _raw(port: int, request: bytes) -> int:
     return int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
 
 
+@pytest.mark.stack  # gunicorn and runserver of its own (the server fixture)
 def test_raw_bytes_to_every_route_of_a_real_server_find_no_5xx(server):
     """What the test client cannot send: bytes that are not UTF-8 in the path itself, and
     bodies through the server's own HTTP parsing (the fuzz of tests/test_input_fuzz.py
     covers the rest in process)."""
-    from tests.test_input_fuzz import GARBAGE, patterns, paths
+    from tests.test_input_fuzz import GARBAGE, paths, patterns
 
     deep = b"[" * 5000 + b"]" * 5000
     failures = []

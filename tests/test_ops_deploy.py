@@ -89,7 +89,7 @@ def test_compose_variables_are_documented_in_env_example(compose):
 def test_dockerfile_builds_the_app_image():
     text = (ROOT / "Dockerfile").read_text()
     assert re.search(r"^FROM python:3\.11-slim\b", text, re.M)
-    assert "pip install -r requirements.txt" in text
+    assert "pip install -r requirements/runtime.txt" in text
     assert "collectstatic" in text and "config.settings.production" in text
     assert re.search(r"^USER (?!root)", text, re.M), "the image runs as root"
     ignored = (ROOT / ".dockerignore").read_text().split()
@@ -131,9 +131,26 @@ def test_gunicorn_heartbeat_in_memory_and_the_access_log_can_be_dropped(monkeypa
     importlib.reload(gunicorn_conf)
 
 
+def locked(name: str) -> dict[str, str]:
+    """requirements/<name>.txt (pip-compile's output) as {normalized name: version}."""
+    lines = (ROOT / "requirements" / f"{name}.txt").read_text().splitlines()
+    pins = [line.split()[0].rstrip("\\").split("==") for line in lines if re.match(r"^[A-Za-z0-9]", line)]
+    return {re.sub(r"[-_.]+", "-", pkg).lower(): version for pkg, version in pins}
+
+
 def test_requirements_pin_the_swagger_assets():
-    pins = dict(line.split("==") for line in (ROOT / "requirements.txt").read_text().split() if "==" in line)
-    assert "drf-spectacular-sidecar" in pins
+    assert "drf-spectacular-sidecar" in locked("runtime")
+
+
+def test_the_image_installs_no_test_lint_or_benchmark_package():
+    runtime, test, bench = locked("runtime"), locked("test"), locked("bench")
+    only_tools = {"pytest", "pytest-django", "hypothesis", "schemathesis", "playwright", "ruff", "mypy",
+                  "django-stubs", "uvloop", "py-spy"}
+    assert only_tools <= (test.keys() | bench.keys())
+    assert not only_tools & runtime.keys()
+    # The test and bench locks repeat the runtime pins exactly (one file to install each).
+    for other in (test, bench):
+        assert {pkg: other.get(pkg) for pkg in runtime} == runtime
 
 
 def test_stack_script_is_valid_bash_and_explains_itself():
