@@ -10,7 +10,7 @@ import time
 import pytest
 from django.conf import settings
 
-from tests.conftest import ROOT, wait_for, worker_env
+from tests.conftest import ROOT, fresh_session_redis, wait_for, worker_env
 from tests.test_ops_health import free_port
 from tests.test_ops_ratelimit import http_request
 
@@ -25,13 +25,10 @@ def stack(transactional_db, tmp_path):
 
     port = free_port()
     env = worker_env(connection.settings_dict["NAME"])
-    # A Redis database of the stack's own: the session's worker and other tests' queued
-    # work stay out of it, so what verifies the game below is the stack's worker.
-    import redis
-
-    own_db = "14" if not settings.REDIS_URL.endswith("/14") else "12"
-    env.update(TEST_REDIS_DB=own_db, REDIS_URL=settings.REDIS_URL.rsplit("/", 1)[0] + "/" + own_db)
-    redis.Redis.from_url(env["REDIS_URL"]).flushdb()
+    # A database of the session's own redis-server (never the machine's Redis), emptied,
+    # for the stack alone: the session's worker (db 15) and other tests' queued work stay
+    # out of it, so what verifies the game below is the stack's worker.
+    env.update(TEST_REDIS_DB="14", REDIS_URL=fresh_session_redis(14))
     # The test database is migrated already; collectstatic would write into the work tree.
     env.update(STACK_RUN_DIR=str(tmp_path / "run"), STACK_BIND=f"127.0.0.1:{port}", STACK_SKIP_SETUP="1",
                WORKER_CONCURRENCY="1")

@@ -38,22 +38,33 @@ class Stack:
 
 
 class Client:
-    """Keep-alive JSON over HTTP; a connection error counts as status 0."""
+    """Keep-alive JSON over HTTP; a connection error counts as status 0 (and is kept in
+    Client.errors, for the failure message)."""
+
+    errors: list[str] = []
 
     def __init__(self, port: int) -> None:
         self.port = port
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.token: str | None = None
+        self.used_at = time.monotonic()
 
     def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict | None]:
         headers = {"Content-Type": "application/json"}
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
+        if time.monotonic() - self.used_at > 1:
+            # gunicorn closes a connection idle for 2 s (its keep-alive); writing to it then
+            # fails with a broken pipe that says nothing about the server. A new one instead
+            # (http.client reconnects by itself), so that status 0 means a real failure.
+            self.conn.close()
+        self.used_at = time.monotonic()
         try:
             self.conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
             response = self.conn.getresponse()
             data = response.read()
-        except (OSError, http.client.HTTPException):
+        except (OSError, http.client.HTTPException) as exc:
+            Client.errors.append(f"{method} {path}: {exc!r}")
             self.conn.close()
             self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
             return 0, None
