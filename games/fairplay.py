@@ -43,8 +43,8 @@ from .peche import (
 FLAG_THRESHOLD = 3.5
 # Weekly rule (accumulate): each game contributes its suspicion above ALLOWANCE (most
 # honest games contribute 0), flagged when the total reaches PLAYER_THRESHOLD. Chosen on
-# the same calibration deals: the cell of the sweep with no honest week flagged and the
-# most cheating weeks flagged.
+# the same calibration deals: of the sweep's cells with no honest week flagged, the one
+# that flags the most occasional and deck-mapping cheaters' weeks.
 ALLOWANCE = 0.75
 PLAYER_THRESHOLD = 7.0
 # θ < 1: a cheater model that never asks a rank the opponent lacks while another is held
