@@ -65,7 +65,8 @@ def _play(seed: str, choose, name: str) -> tuple[float, list[str]]:
     game = fairplay.WatchedGame(shuffled_deck(seed))
     table = bench.PublicTable(game)
     rng = random.Random(f"{seed}/{name}")
-    raw, moves = [], []
+    raw: list[fairplay.Observed] = []
+    moves: list[str] = []
     while not game.over:
         rank = choose(game, table, rng)
         raw.append(fairplay.observe(game, len(raw), rank))
