@@ -1,5 +1,6 @@
 """Page status codes, languages, and the daily page's JS+CSS budget (no browser)."""
 import datetime as dt
+import posixpath
 import re
 from pathlib import Path
 
@@ -60,9 +61,11 @@ def own_assets(html: str) -> dict[str, int]:
         path = Path(finders.find(name))
         sizes[name] = path.stat().st_size
         if name.endswith(".js"):
+            # Relative to the module, as the browser resolves it: the casual pages import
+            # the site's shared modules from ../frontend/.
             base = name.rsplit("/", 1)[0]
-            for imported in re.findall(r'^import[^"]*"\./([\w.-]+\.js)"', path.read_text(), re.M):
-                todo.append(f"{base}/{imported}")
+            for imported in re.findall(r'^(?:import|export)\b[^"]*"(\.\.?/[\w./-]+\.js)"', path.read_text(), re.M):
+                todo.append(posixpath.normpath(f"{base}/{imported}"))
     return sizes
 
 

@@ -1,7 +1,6 @@
 // DOM helpers shared by the render modules of every game page (no game rules here).
 /* global interpolate */
 
-export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const $ = (root, sel) => root.querySelector(sel);
 export const fmt = (text, values) => interpolate(text, values, true);
 
@@ -40,4 +39,13 @@ export function onFocusIndex(row, selector, onFocus) {
     const button = ev.target.closest(selector);
     if (button) onFocus(Number(button.dataset.index));
   });
+}
+
+// A list that only grows between two resets (a history, a log read out by a live
+// region): only the new entries are added, so that a screen reader hears only them;
+// a shorter list (another game) starts it again. Scrolled to its newest entry.
+export function renderGrowing(node, items, make) {
+  if (node.childElementCount > items.length) node.replaceChildren();
+  for (let i = node.childElementCount; i < items.length; i++) node.append(make(items[i]));
+  if (node.lastElementChild) node.scrollTop = node.scrollHeight;
 }

@@ -2,9 +2,10 @@
 // state; mount() wires DOM events to the handlers given by the entry module.
 /* global gettext, pgettext, interpolate, ngettext */
 
-import { $, SUITS, el, fmt, onArrows, onFocusIndex } from "./dom.js";
+import { SUITS, cardLabel, rankLabel, rankOf, suitOf } from "./cards.js";
+import { $, el, fmt, onArrows, onFocusIndex, renderGrowing } from "./dom.js";
 import { closing, dayClosed, visibleHistory } from "./state.js";
-import { aRank, cardFace, cardLabel, eventText, historyText, rankLabel, renderBacks, renderBucket } from "./table.js";
+import { aRank, cardFace, eventText, historyText, renderBacks, renderBucket } from "./table.js";
 
 export { eventText };  // the tests read the page's sentences through this module
 
@@ -55,12 +56,12 @@ function renderHand(root, state) {
   shownAttempt = v.id;
   const myTurn = v.turn === "player" && !state.busy;
   const buttons = cards.map((card, i) => el("button", {
-    type: "button", class: "card suit-" + card.slice(-1), "data-rank": card.slice(0, -1), "data-card": card,
+    type: "button", class: "card suit-" + suitOf(card), "data-rank": rankOf(card), "data-card": card,
     "data-index": i, tabindex: i === state.focus ? "0" : "-1", "aria-disabled": myTurn ? null : "true",
     // The name starts with what the card shows (speech input users say what they see).
-    "aria-label": fmt(gettext("%(card)s: ask for %(a_rank)s"), { a_rank: aRank(card.slice(0, -1)), card: cardLabel(card) }),
-  }, el("span", { class: "card-rank", text: rankLabel(card.slice(0, -1)) }),
-  el("span", { class: "card-suit", "aria-hidden": "true", text: SUITS[card.slice(-1)] })));
+    "aria-label": fmt(gettext("%(card)s: ask for %(a_rank)s"), { a_rank: aRank(rankOf(card)), card: cardLabel(card) }),
+  }, el("span", { class: "card-rank", text: rankLabel(rankOf(card)) }),
+  el("span", { class: "card-suit", "aria-hidden": "true", text: SUITS[suitOf(card)] })));
   hand.replaceChildren(...buttons);
   hand.dataset.ready = myTurn ? "1" : "0";
   if (hadFocus && buttons.length && !v.over && !dayClosed(state)) {
@@ -118,27 +119,17 @@ function animateMove(root, state) {
 }
 
 function renderHistory(root, state) {
-  const list = $(root, "#history");
   const entries = visibleHistory(state);
-  if (list.childElementCount > entries.length) list.replaceChildren();
-  for (let i = list.childElementCount; i < entries.length; i++) {
-    const e = entries[i];
-    list.append(el("li", {
-      class: "ask seat-" + e.seat + (e.given ? " given" : ""), "data-seat": e.seat, "data-rank": e.rank,
-      "data-given": e.given ? "1" : "0", "data-fished": e.fished ? "1" : "0", text: historyText(e),
-    }));
-  }
+  renderGrowing($(root, "#history"), entries, (e) => el("li", {
+    class: "ask seat-" + e.seat + (e.given ? " given" : ""), "data-seat": e.seat, "data-rank": e.rank,
+    "data-given": e.given ? "1" : "0", "data-fished": e.fished ? "1" : "0", text: historyText(e),
+  }));
   $(root, "#history-empty").hidden = entries.length > 0;
-  if (list.lastElementChild) list.scrollTop = list.scrollHeight;
 }
 
 function renderLog(root, state) {
   const log = $(root, "#log");
-  if (log.childElementCount > state.announcements.length) log.replaceChildren();
-  for (let i = log.childElementCount; i < state.announcements.length; i++) {
-    log.append(el("p", { text: eventText(state.announcements[i]) }));
-  }
-  log.scrollTop = log.scrollHeight;
+  renderGrowing(log, state.announcements, (e) => el("p", { text: eventText(e) }));
   // The lines rebuilt from the history on load are not news: only what follows is read out.
   log.setAttribute("aria-live", "polite");
 }

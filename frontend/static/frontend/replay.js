@@ -3,7 +3,8 @@
 // replay, the lessons. The steps come whole from the server; nothing is computed here.
 /* global gettext */
 import { $, el, fmt } from "./dom.js";
-import { aRank, cardFace, cardLabel, rankLabel, ranksOf, renderBucket } from "./table.js";
+import { cardLabel, rankLabel } from "./cards.js";
+import { aRank, cardFace, ranksOf, renderBucket } from "./table.js";
 
 const root = document.getElementById("replay");
 const data = JSON.parse(document.getElementById("replay-data").textContent);

@@ -1,5 +1,6 @@
 // The daily page's plain state and its mutators fn(state, …). No DOM, no HTTP,
 // no game rules: hands, legal ranks and results all come from the server's view.
+import { withoutRank } from "./cards.js";
 
 export function createState(config) {
   return {
@@ -97,7 +98,7 @@ export function revealEvent(state, event) {
     if (mine) t.asks += 1; else t.opponent_asks += 1;
     if (event.given && mine) t.opponent_hand_size -= 1;
     if (event.given && !mine) {
-      t.hand = t.hand.filter((card) => card.slice(0, -1) !== event.rank);
+      t.hand = withoutRank(t.hand, event.rank);
       t.opponent_hand_size += 1;
     }
   } else if (event.type === "draw") {
@@ -106,7 +107,7 @@ export function revealEvent(state, event) {
   } else if (event.type === "pair") {
     if (mine) {
       t.player_pairs.push(event.rank);
-      t.hand = t.hand.filter((card) => card.slice(0, -1) !== event.rank);
+      t.hand = withoutRank(t.hand, event.rank);
     } else {
       t.opponent_pairs.push(event.rank);
       t.opponent_hand_size -= 2;

@@ -2,21 +2,8 @@
 // language's grammar, the words of events, cards, card backs and the buckets of pairs.
 /* global gettext, pgettext */
 
-import { SUITS, el, fmt } from "./dom.js";
-
-export function rankLabel(rank) {
-  switch (rank) {
-    case "A": return pgettext("rank", "A");
-    case "J": return pgettext("rank", "J");
-    case "Q": return pgettext("rank", "Q");
-    case "K": return pgettext("rank", "K");
-    default: return rank;
-  }
-}
-
-export function cardLabel(card) {
-  return rankLabel(card.slice(0, -1)) + SUITS[card.slice(-1)];
-}
+import { SUITS, cardLabel, rankLabel, rankOf, suitOf } from "./cards.js";
+import { el, fmt } from "./dom.js";
 
 // A rank inside a sentence, in the language's own grammar: "an ace", "un as", "einen
 // Buben"; and after "a pair of": "aces", "d'as" (French elides), "Buben".
@@ -77,9 +64,9 @@ export function historyText(entry) {
 }
 
 export function cardFace(card) {
-  return el("span", { class: "card face suit-" + card.slice(-1) },
-    el("span", { class: "card-rank", text: rankLabel(card.slice(0, -1)) }),
-    el("span", { class: "card-suit", "aria-hidden": "true", text: SUITS[card.slice(-1)] }));
+  return el("span", { class: "card face suit-" + suitOf(card) },
+    el("span", { class: "card-rank", text: rankLabel(rankOf(card)) }),
+    el("span", { class: "card-suit", "aria-hidden": "true", text: SUITS[suitOf(card)] }));
 }
 
 // Card backs: the opponent's hand across the table, the lake as a pile in the middle.

@@ -1,6 +1,7 @@
 // The only module of the Go Fish page that touches the DOM: render(state) draws
 // everything from the plain state; mount() wires DOM events to the entry module's handlers.
-import { $, SUITS, el, fmt, onArrows, onFocusIndex } from "../frontend/dom.js";
+import { cardLabel, rankLabel, rankOf, suitOf } from "../frontend/cards.js";
+import { $, el, fmt, onArrows, onFocusIndex, renderGrowing } from "../frontend/dom.js";
 import { handRanks, legalTargets, visibleHistory } from "./state.js";
 
 const { npgettext, pgettext } = window;
@@ -8,16 +9,6 @@ const { npgettext, pgettext } = window;
 // Seat 0 is the player; the simulated opponents have names (not translated).
 const OPPONENTS = ["Ada", "Bo", "Cleo", "Dan", "Eve"];
 export const seatName = (seat) => (seat === 0 ? pgettext("gofish", "You") : OPPONENTS[seat - 1]);
-
-export function rankLabel(rank) {
-  switch (rank) {
-    case "A": return pgettext("rank", "A");
-    case "J": return pgettext("rank", "J");
-    case "Q": return pgettext("rank", "Q");
-    case "K": return pgettext("rank", "K");
-    default: return rank;
-  }
-}
 
 // A rank as asked for in a sentence ("sevens", « des 7 » …).
 export function rankName(rank) {
@@ -29,8 +20,6 @@ export function rankName(rank) {
     default: return fmt(pgettext("gofish", "%(number)ss"), { number: rank });
   }
 }
-
-export const cardLabel = (card) => rankLabel(card.slice(0, -1)) + SUITS[card.slice(-1)];
 
 // One ask, in the words of the table (history line and announcement).
 export function askText(e) {
@@ -193,9 +182,9 @@ function renderHand(root, state, targets) {
   const legal = new Set(state.phase === "idle" ? state.game.view.legal_moves
     .filter((m) => m.target === state.target).map((m) => m.rank) : []);
   const buttons = ranks.map((rank, i) => {
-    const cards = state.shown.hand.filter((c) => c.slice(0, -1) === rank);
+    const cards = state.shown.hand.filter((c) => rankOf(c) === rank);
     const ok = legal.has(rank);
-    const visible = cards.map(cardLabel).join(" ");
+    const visible = cards.map((c) => cardLabel(c)).join(" ");
     return el("button", {
       type: "button", class: "gf-rank", "data-rank": rank, "data-index": i,
       tabindex: i === state.focusRank ? "0" : "-1", "aria-disabled": ok ? null : "true",
@@ -205,7 +194,7 @@ function renderHand(root, state, targets) {
           { name: seatName(state.target), rank: rankName(rank), cards: visible })
         : visible,
     }, ...cards.flatMap((c, i) => [i ? " " : null,
-      el("span", { class: "gf-card suit-" + c.slice(-1), "data-card": c, text: cardLabel(c) })]));
+      el("span", { class: "gf-card suit-" + suitOf(c), "data-card": c, text: cardLabel(c) })]));
   });
   hand.replaceChildren(...buttons);
   hand.dataset.ready = state.phase === "idle" && targets.length ? "1" : "0";
@@ -213,27 +202,18 @@ function renderHand(root, state, targets) {
 }
 
 function renderHistory(root, state) {
-  const list = $(root, "#gf-history");
   const entries = visibleHistory(state);
-  if (list.childElementCount > entries.length) list.replaceChildren();
-  for (let i = list.childElementCount; i < entries.length; i++) {
-    const e = entries[i];
-    list.append(el("li", {
-      class: "gf-ask" + (e.given ? " gf-given" : "") + (e.asker === 0 ? " gf-mine" : ""),
-      "data-asker": e.asker, "data-target": e.target, "data-rank": e.rank, "data-given": e.given,
-      text: askText(e),
-    }));
-  }
+  renderGrowing($(root, "#gf-history"), entries, (e) => el("li", {
+    class: "gf-ask" + (e.given ? " gf-given" : "") + (e.asker === 0 ? " gf-mine" : ""),
+    "data-asker": e.asker, "data-target": e.target, "data-rank": e.rank, "data-given": e.given,
+    text: askText(e),
+  }));
   $(root, "#gf-history-empty").hidden = entries.length > 0;
-  list.scrollTop = list.scrollHeight;
 }
 
 function renderLog(root, state) {
-  const log = $(root, "#gf-log");
   const texts = state.announcements.map(eventText).filter(Boolean);
-  if (log.childElementCount > texts.length) log.replaceChildren();
-  for (let i = log.childElementCount; i < texts.length; i++) log.append(el("p", { text: texts[i] }));
-  log.scrollTop = log.scrollHeight;
+  renderGrowing($(root, "#gf-log"), texts, (text) => el("p", { text }));
 }
 
 function renderEnd(root, state) {

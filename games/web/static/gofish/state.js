@@ -2,6 +2,7 @@
 // rules: hands, legal targets and ranks, books and results all come from the server.
 // During a playback the previous view stays on screen and each event updates the
 // counters it names (who holds how many cards, the pond, the books).
+import { RANKS, rankOf, withoutRank } from "../frontend/cards.js";
 
 export function createState(config) {
   return {
@@ -36,12 +37,10 @@ export function legalTargets(state) {
   return [...new Set(moves.map((m) => m.target))];
 }
 
-// Display order of the hand's rank groups (the deck's rank order).
-const RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-
+// The hand's rank groups, in the deck's rank order.
 export function handRanks(state) {
-  const held = new Set((state.shown ? state.shown.hand : []).map((card) => card.slice(0, -1)));
-  return RANK_ORDER.filter((rank) => held.has(rank));
+  const held = new Set((state.shown ? state.shown.hand : []).map(rankOf));
+  return RANKS.filter((rank) => held.has(rank));
 }
 
 // A complete response from the server, shown as it is (load, reload, end of playback).
@@ -67,10 +66,6 @@ export function visibleHistory(state) {
   return source ? source.view.ask_history.slice(0, state.shownHistory) : [];
 }
 
-function removeRank(hand, rank) {
-  return hand.filter((c) => c.slice(0, -1) !== rank);
-}
-
 // One event revealed.
 export function revealEvent(state, event) {
   const s = state.shown;
@@ -80,7 +75,7 @@ export function revealEvent(state, event) {
       s.turn = event.asker;
       s.hand_sizes[event.asker] += event.given;
       s.hand_sizes[event.target] -= event.given;
-      if (event.target === 0) s.hand = removeRank(s.hand, event.rank);
+      if (event.target === 0) s.hand = withoutRank(s.hand, event.rank);
       if (event.asker === 0) s.hand = [...s.hand, ...event.cards];
       break;
     case "draw":
@@ -92,7 +87,7 @@ export function revealEvent(state, event) {
     case "book":
       s.books[event.seat] = [...s.books[event.seat], event.rank];
       s.hand_sizes[event.seat] -= 4;
-      if (event.seat === 0) s.hand = removeRank(s.hand, event.rank);
+      if (event.seat === 0) s.hand = withoutRank(s.hand, event.rank);
       break;
     case "pass":
       s.turn = event.seat;

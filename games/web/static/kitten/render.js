@@ -1,16 +1,18 @@
 // The only module that touches the DOM: render(state) draws everything; the animation
 // helpers move elements and return promises that finishing the animations resolves.
 
-const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
+import { cardLabel as writeCard, suitOf } from "../frontend/cards.js";
+
+export { fmt } from "../frontend/dom.js";
+
 const LOW_PILE = 3; // a pile this small is emphasized
 
 // This game's own catalogue (context "kitten"), in the seeds' register.
 const { pgettext } = window;
-export const fmt = (msg, values) => window.interpolate(msg, values, true);
 
-export function cardLabel(card) {
-  return card.slice(0, -1) + SUIT[card.slice(-1)];
-}
+// The seeds write the ranks as printed on the cards (J♦) in every language.
+const asPrinted = (rank) => rank;
+export const cardLabel = (card) => writeCard(card, asPrinted);
 
 export function elements(root) {
   const $ = (id) => root.querySelector(`#${id}`);
@@ -47,7 +49,7 @@ export function elements(root) {
 
 function cardElement(card, index, highlighted) {
   const li = document.createElement("li");
-  const suit = card.slice(-1);
+  const suit = suitOf(card);
   li.className = "kt-card" + (suit === "H" || suit === "D" ? " kt-red" : "") + (highlighted ? " kt-match" : "");
   li.dataset.card = card;
   li.dataset.index = String(index);
