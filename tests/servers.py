@@ -33,11 +33,16 @@ def _wait(predicate, timeout: float, what: str) -> None:
         time.sleep(0.05)
 
 
+# Looked up here, not in the child: between fork and exec (other threads may be running
+# in the parent) the child only makes this one call.
+_prctl = ctypes.CDLL("libc.so.6", use_errno=True).prctl
+PR_SET_PDEATHSIG = 1
+
+
 def _die_with_parent() -> None:
     """In the child before exec: SIGTERM when the process that started it dies, so a
     test run killed outright leaves no redis-server behind."""
-    PR_SET_PDEATHSIG = 1
-    ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 class RedisServer:

@@ -98,8 +98,8 @@ def own_postgres():
     """A Postgres cluster of the test's own (tests/servers.py), with a database `own`
     migrated and holding today's challenge; the test may stop and start it. The machine's
     cluster, which may hold anything, is never stopped."""
-    if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
-        pytest.skip("the full stack runs on Postgres: run through .ci/run")
+    if not settings.REDIS_URL or "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        pytest.skip("the full stack needs DATABASE_URL (Postgres) and REDIS_URL: run through .ci/run")
     try:
         cluster = PostgresCluster()
     except (RuntimeError, KeyError) as exc:  # no server binaries, or root without a `postgres` user
