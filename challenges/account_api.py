@@ -1,6 +1,6 @@
 """The player's own account over HTTP: change the name, sign in on another device with a
 one-time code, download everything, delete the account. Thin: shapes in, a service of
-challenges/accounts.py, statuses here."""
+challenges/accounts.py (its refusals get their statuses in config/errors.py)."""
 from __future__ import annotations
 
 from django.contrib.auth import login
@@ -10,22 +10,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import openapi as doc
-from config.errors import ApiError
 from config.throttling import WindowThrottle
 
 from . import accounts
 from .api import MeView as _MeView
 from .api import body_fields, require_player
 from .auth import PLAYER_BACKEND
-
-# The status of each refusal of the account services.
-_STATUS = {"name_taken": status.HTTP_409_CONFLICT, "bad_code": status.HTTP_400_BAD_REQUEST,
-           "unavailable": status.HTTP_503_SERVICE_UNAVAILABLE}
-
-
-def refused(error: accounts.AccountError) -> ApiError:
-    return ApiError(error.code, error.detail, _STATUS.get(error.code, status.HTTP_400_BAD_REQUEST))
-
 
 class DeviceCodeThrottle(WindowThrottle):
     """New device codes per player (a code lives 10 minutes; a few are plenty)."""
@@ -85,10 +75,7 @@ class MeView(_MeView):
     def patch(self, request):
         player = require_player(request)
         fields = body_fields(request, name=str)
-        try:
-            player = accounts.player_rename(player=player, name=fields["name"])
-        except accounts.AccountError as error:
-            raise refused(error) from None
+        player = accounts.player_rename(player=player, name=fields["name"])
         return Response({"id": player.pk, "name": player.name})
 
     @extend_schema(
@@ -129,10 +116,7 @@ class DeviceCodeView(APIView):
     )
     def post(self, request):
         player = require_player(request)
-        try:
-            code, expires = accounts.device_code_create(player=player)
-        except accounts.AccountError as error:
-            raise refused(error) from None
+        code, expires = accounts.device_code_create(player=player)
         response = Response({"code": code, "expires_at": expires.isoformat()}, status=status.HTTP_201_CREATED)
         response["Cache-Control"] = "no-store"
         return response
@@ -151,9 +135,6 @@ class DeviceCodeLoginView(APIView):
     )
     def post(self, request):
         fields = body_fields(request, code=str)
-        try:
-            player = accounts.device_code_redeem(code=fields["code"])
-        except accounts.AccountError as error:
-            raise refused(error) from None
+        player = accounts.device_code_redeem(code=fields["code"])
         login(request._request, player.user, backend=PLAYER_BACKEND)
         return Response({"id": player.pk, "name": player.name})

@@ -2,7 +2,7 @@
 a one-time code to sign in on another device, the export of everything, and deletion.
 
 Refusals are domain errors (``AccountError`` with a code); the HTTP layer
-(challenges/account_api.py) gives them their statuses.
+(config/errors.py) gives them their statuses.
 """
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.base import DomainError
+
 from .models import Attempt, DeviceCode, Player
 from .services import clean_name, hash_token
 
@@ -26,13 +28,8 @@ CODE_LENGTH = 8
 CODE_LIFETIME = dt.timedelta(minutes=10)
 
 
-class AccountError(Exception):
-    """A refusal the client can act on: ``code`` is the API's error code."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
+class AccountError(DomainError):
+    """A refusal of the account services: ``code`` is the API's error code."""
 
 
 # --- the name ----------------------------------------------------------------------

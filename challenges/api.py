@@ -42,7 +42,7 @@ def body_fields(request, **types) -> dict:
 def require_player(request):
     player = current_player(request)
     if player is None:
-        raise ApiError("not_authenticated", "create a player first (POST /api/players)", status.HTTP_401_UNAUTHORIZED)
+        raise ApiError("not_authenticated", "create a player first (POST /api/players)")
     return player
 
 
@@ -54,8 +54,7 @@ def by_session(request) -> bool:
 def sessions_unavailable() -> ApiError:
     """Ending a session needs Redis to drop its cached copy (config/sessions.py); meanwhile
     nothing is ended and the client tries again."""
-    return ApiError("unavailable", "sessions cannot be ended right now; try again shortly",
-                    status.HTTP_503_SERVICE_UNAVAILABLE)
+    return ApiError("unavailable", "sessions cannot be ended right now; try again shortly")
 
 
 DATE_SHAPE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
@@ -70,9 +69,9 @@ def challenge_or_404(date_text: str) -> DailyChallenge:
         raise ApiError("bad_date", "dates are YYYY-MM-DD")
     day = selectors.parse_day(date_text)
     if day is None or day < settings.FIRST_DAY:
-        raise ApiError("not_found", "there is no challenge on that day", status.HTTP_404_NOT_FOUND)
+        raise ApiError("not_found", "there is no challenge on that day")
     if day > days.today():
-        raise ApiError("not_found", "this day has not started yet", status.HTTP_404_NOT_FOUND)
+        raise ApiError("not_found", "this day has not started yet")
     found = DailyChallenge.objects.filter(game=services.DAILY_GAME, date=day).first()
     if found is None:
         # Past days are playable as practice even if nobody opened them that day.
@@ -223,7 +222,7 @@ def own_attempt(request, attempt_id: int) -> Attempt:
     player = require_player(request)
     attempt = Attempt.objects.select_related("challenge").filter(pk=attempt_id, player=player).first()
     if attempt is None:
-        raise ApiError("not_found", "no such attempt", status.HTTP_404_NOT_FOUND)
+        raise ApiError("not_found", "no such attempt")
     return attempt
 
 

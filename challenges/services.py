@@ -12,15 +12,15 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
-from rest_framework import status
 
 from config.db import one_statement
-from config.errors import ApiError
 from config.redis_client import redis_client
 from games import fairplay
-from games.base import GameError, ReplayError
+from games.base import DomainError, GameOver, ReplayError, StaleMove
 from games.registry import engine
 
 from . import days, names
@@ -66,14 +66,14 @@ def ensure_upcoming_challenges(*, now: dt.datetime | None = None) -> list[DailyC
 def clean_name(name: Any) -> tuple[str, str]:
     """The name as it will be shown (NFKC, single spaces) and its look-alike key."""
     if not isinstance(name, str):
-        raise ApiError("bad_name", "the name must be a string")
+        raise DomainError("bad_name", "the name must be a string")
     name = names.normal_form(name)
     if not 2 <= len(name) <= 24:
-        raise ApiError("bad_name", "a name has 2 to 24 characters")
+        raise DomainError("bad_name", "a name has 2 to 24 characters")
     if not NAME_RE.match(name):
-        raise ApiError("bad_name", "letters, digits, spaces and . ' - only; start and end with a letter or digit")
+        raise DomainError("bad_name", "letters, digits, spaces and . ' - only; start and end with a letter or digit")
     if names.mixes_scripts(name):
-        raise ApiError("bad_name", "a name is written in one script (Latin with Japanese, Chinese or Korean is fine)")
+        raise DomainError("bad_name", "a name is written in one script (Latin with Japanese, Chinese or Korean is fine)")
     return name, names.name_key(name)
 
 
@@ -90,21 +90,17 @@ def player_create(*, name: Any) -> tuple[Player, str]:
             user.save(force_insert=True)
             player = Player.objects.create(user=user, name=name, name_key=key, token_hash=hash_token(token))
     except IntegrityError:
-        raise ApiError("name_taken", "this name, or one that looks like it, is already taken",
-                       status.HTTP_409_CONFLICT) from None
+        raise DomainError("name_taken", "this name, or one that looks like it, is already taken") from None
     return player, token
 
 
 def player_set_password(*, player: Player, password: Any) -> None:
-    from django.contrib.auth.password_validation import validate_password
-    from django.core.exceptions import ValidationError
-
     if not isinstance(password, str) or len(password) > 128:
-        raise ApiError("bad_password", "the password must be a string of at most 128 characters")
+        raise DomainError("bad_password", "the password must be a string of at most 128 characters")
     try:
         validate_password(password, player.user)
     except ValidationError as exc:
-        raise ApiError("bad_password", " ".join(exc.messages)) from None
+        raise DomainError("bad_password", " ".join(exc.messages)) from None
     player.user.set_password(password)
     player.user.save(update_fields=["password"])
 
@@ -120,7 +116,7 @@ def player_rotate_token(*, player: Player) -> str:
 
 def player_authenticate(*, name: Any, password: Any) -> Player:
     if not isinstance(name, str) or not isinstance(password, str):
-        raise ApiError("bad_login", "name and password are strings")
+        raise DomainError("bad_login", "name and password are strings")
     player = Player.objects.select_related("user").filter(name_key=names.name_key(name)).first()
     if player is None:
         # Hash the password anyway, as Django's ModelBackend does: an unknown name must take
@@ -128,7 +124,7 @@ def player_authenticate(*, name: Any, password: Any) -> Player:
         # without a password costs the same already: Django hashes a random one for it.)
         get_user_model()().set_password(password)
     if player is None or not player.user.check_password(password):
-        raise ApiError("bad_login", "unknown name or wrong password", status.HTTP_401_UNAUTHORIZED)
+        raise DomainError("bad_login", "unknown name or wrong password")
     return player
 
 
@@ -155,7 +151,7 @@ def attempt_start(*, player: Player, challenge: DailyChallenge, client: str = ""
     hashes with a ranked game, for the review of clusters of players."""
     today = days.today()
     if challenge.date > today:
-        raise ApiError("not_open", "this day has not started yet", status.HTTP_404_NOT_FOUND)
+        raise DomainError("not_open", "this day has not started yet")
     ranked = challenge.date == today
     existing = (
         Attempt.objects.filter(player=player, challenge=challenge, ranked=True).first()
@@ -191,7 +187,7 @@ def _locked_attempt(attempt_id: int, player: Player | None = None) -> Attempt:
         rows = rows.filter(player=player)
     attempt = rows.filter(pk=attempt_id).first()
     if attempt is None:
-        raise ApiError("not_found", "no such attempt", status.HTTP_404_NOT_FOUND)
+        raise DomainError("not_found", "no such attempt")
     return attempt
 
 
@@ -218,12 +214,12 @@ _MAX_ID = 2**63 - 1
 
 def _attempt_for_ask(attempt_id: int, player: Player) -> Attempt:
     if not 0 < attempt_id <= _MAX_ID:
-        raise ApiError("not_found", "no such attempt", status.HTTP_404_NOT_FOUND)
+        raise DomainError("not_found", "no such attempt")
     with connection.cursor() as cursor:
         cursor.execute(_ASK_READ, [attempt_id, player.pk])
         row = cursor.fetchone()
     if row is None:
-        raise ApiError("not_found", "no such attempt", status.HTTP_404_NOT_FOUND)
+        raise DomainError("not_found", "no such attempt")
     status_, moves, ranked, challenge_id, game, seed, date, reveals_at = row
     if isinstance(reveals_at, str):
         reveals_at = dt.datetime.fromisoformat(reveals_at)
@@ -245,19 +241,15 @@ def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any):
     now = timezone.now()
     attempt = _attempt_for_ask(attempt_id, player)
     if attempt.status != Attempt.Status.PLAYING:
-        raise ApiError("game_over", "this game is over", status.HTTP_409_CONFLICT)
+        raise GameOver()
     if attempt.ranked and attempt.challenge.is_revealed(now):
         # The seed is public now: an ask made knowing the deal must never rank.
-        raise ApiError("day_closed", "this day has closed: the game no longer counts (play it on as practice)",
-                       status.HTTP_409_CONFLICT)
+        raise DomainError("day_closed", "this day has closed: the game no longer counts (play it on as practice)")
     if move != len(attempt.moves):
-        raise ApiError("stale_move", f"move is {len(attempt.moves)}, not {move}", status.HTTP_409_CONFLICT)
+        raise StaleMove(f"move is {len(attempt.moves)}, not {move}")
     game = engine(attempt.challenge.game)
     state = attempt_state(attempt)
-    try:
-        events = game.apply(state, rank)
-    except GameError as exc:
-        raise ApiError(exc.code, exc.detail or exc.code) from None
+    events = game.apply(state, rank)
     attempt.moves = [*attempt.moves, rank]
     finish, params = "", [json.dumps(attempt.moves)]
     if game.is_over(state):
@@ -272,7 +264,7 @@ def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any):
                        [*params, attempt_id, move])
         landed = cursor.rowcount == 1
     if not landed:
-        raise ApiError("stale_move", "another request changed this game first", status.HTTP_409_CONFLICT)
+        raise StaleMove("another request changed this game first")
     if attempt.status == Attempt.Status.VERIFYING:
         # Committed already (autocommit). Should this process die right here, the
         # attempt is `verifying` without a message: the sweeper enqueues it.
@@ -375,7 +367,7 @@ def attempt_reverify(*, attempt_id: int, by=None, reason: str) -> None:
     with transaction.atomic():
         attempt = _locked_attempt(attempt_id)
         if attempt.status == Attempt.Status.PLAYING:
-            raise ApiError("not_finished", "the game is not finished")
+            raise DomainError("not_finished", "the game is not finished")
         Review.objects.create(attempt=attempt, action=Review.Action.REVERIFY, by=by, reason=reason[:300])
         attempt.status = Attempt.Status.VERIFYING
         attempt.reject_reason = ""

@@ -1,24 +1,53 @@
-"""Every API error is ``{"error": code, "detail": text}`` with a 4xx (or 503) status."""
+"""Every API error is ``{"error": code, "detail": text}`` with a 4xx (or 503) status.
+
+Services and engines raise domain errors (games.base.DomainError: a code and a reason,
+nothing of HTTP). This module alone turns a code into a status (``STATUS``): for the API
+(``api_exception_handler``) and for pages (``PageErrorMiddleware``)."""
 from __future__ import annotations
 
 import logging
 
+from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError, InterfaceError, OperationalError
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
+from django.shortcuts import render
+from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from config.middleware import is_api
+from games.base import DomainError
+
 log = logging.getLogger(__name__)
+
+# The status of each refusal's code; any other code is a 400.
+STATUS = {
+    "not_authenticated": status.HTTP_401_UNAUTHORIZED,
+    "bad_login": status.HTTP_401_UNAUTHORIZED,
+    "not_found": status.HTTP_404_NOT_FOUND,
+    "not_open": status.HTTP_404_NOT_FOUND,
+    "stale_move": status.HTTP_409_CONFLICT,
+    "game_over": status.HTTP_409_CONFLICT,
+    "day_closed": status.HTTP_409_CONFLICT,
+    "day_open": status.HTTP_409_CONFLICT,
+    "name_taken": status.HTTP_409_CONFLICT,
+    "unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
+}
+
+
+def status_of(code: str) -> int:
+    return STATUS.get(code, status.HTTP_400_BAD_REQUEST)
 
 
 class ApiError(exceptions.APIException):
-    """A refusal a client can act on; raised by services, rendered by the handler."""
+    """A refusal of the HTTP layer itself (a malformed body, a missing credential);
+    its status is its code's (``STATUS``) unless given."""
 
-    def __init__(self, code: str, detail: str, status_code: int = status.HTTP_400_BAD_REQUEST) -> None:
+    def __init__(self, code: str, detail: str, status_code: int | None = None) -> None:
         super().__init__(detail=detail, code=code)
-        self.status_code = status_code
+        self.status_code = status_of(code) if status_code is None else status_code
         self.error_code = code
 
 
@@ -45,12 +74,12 @@ def _text(detail) -> str:
 
 
 def api_exception_handler(exc, context):
+    if isinstance(exc, DomainError):
+        return Response({"error": exc.code, "detail": exc.detail or exc.code}, status=status_of(exc.code))
     if isinstance(exc, (OperationalError, InterfaceError)):
         log.warning("database unavailable: %s", exc.__class__.__name__)
         return Response({"error": "unavailable", "detail": "the database is unavailable; try again shortly"},
                         status=503, headers={"Retry-After": "5"})
-    from django.core.exceptions import RequestDataTooBig
-
     if isinstance(exc, RequestDataTooBig):
         return Response({"error": "too_large", "detail": "the request body is too large"}, status=413)
     response = exception_handler(exc, context)
@@ -111,10 +140,10 @@ class BodySizeLimitMiddleware:
 
 
 class PageErrorMiddleware:
-    """Pages call the services and helpers the API uses; a refusal they raise (``ApiError``:
-    no such day, a malformed date, …) is the page's error page with the refusal's status,
-    in the page's language — not a 500. API views never get here: DRF's handler above
-    renders the same refusal as JSON."""
+    """A refusal a page's service raises (a domain error: no such day, a malformed date,
+    …, or an ``ApiError`` of a helper) is the page's error page with its code's status, in
+    the page's language — not a 500. API views never get here: DRF's handler above renders
+    the same refusal as JSON."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -123,17 +152,16 @@ class PageErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        from django.http import Http404
-        from django.shortcuts import render
-        from django.views import defaults
-
-        from config.middleware import is_api
-
-        if not isinstance(exception, ApiError) or is_api(request):
+        if is_api(request):
             return None
-        status_code = exception.status_code
+        if isinstance(exception, DomainError):
+            status_code, detail = status_of(exception.code), exception.detail or exception.code
+        elif isinstance(exception, ApiError):
+            status_code, detail = exception.status_code, str(exception.detail)
+        else:
+            return None
         if status_code == 404:
-            return defaults.page_not_found(request, Http404(str(exception.detail)))
+            return defaults.page_not_found(request, Http404(detail))
         if status_code == 400:
             return defaults.bad_request(request, exception)
         return render(request, "frontend/error.html", status=status_code)

@@ -1,4 +1,6 @@
-"""The one protocol every engine follows, and the errors they raise.
+"""The one protocol every engine follows, and the domain errors (the engines' and the
+site's services'): each carries a stable ``code`` and knows nothing of HTTP — the web
+layer alone (config/errors.py) decides what status a code is.
 
 An engine is a stateless object; a state is a plain mutable object owned by the
 caller. ``apply`` checks a move, plays it, then plays every step that needs no
@@ -14,13 +16,33 @@ from typing import Any, Protocol
 from .cards import check_deck, shuffled_deck
 
 
-class GameError(ValueError):
-    """A move or an input that the rules refuse. ``code`` is a stable identifier."""
+class DomainError(ValueError):
+    """A refusal a caller can act on (no such game, a taken name, a stale move…).
+    ``code`` is a stable identifier (the API's ``error``), ``detail`` says why."""
 
     def __init__(self, code: str, detail: str = "") -> None:
         super().__init__(f"{code}: {detail}" if detail else code)
         self.code = code
         self.detail = detail
+
+
+class GameError(DomainError):
+    """A move or an input that the rules refuse."""
+
+
+class StaleMove(GameError):
+    """The caller's move number is not the number of moves made: another request (a
+    second tab, a retry) changed the game first, or the caller saw an old state."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__("stale_move", detail)
+
+
+class GameOver(GameError):
+    """The game takes no more moves."""
+
+    def __init__(self, detail: str = "this game is over") -> None:
+        super().__init__("game_over", detail)
 
 
 class ReplayError(GameError):

@@ -3,7 +3,6 @@ import json
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -55,7 +54,7 @@ class LeaderboardMeView(APIView):
         challenge = challenge_or_404(date)
         result = selectors.player_result(challenge_id=challenge.pk, player_id=player.pk)
         if result is None:
-            raise ApiError("not_found", "no ranked result for you on this day", status.HTTP_404_NOT_FOUND)
+            raise ApiError("not_found", "no ranked result for you on this day")
         rank = selectors.result_rank(result)
         return Response({"date": challenge.date.isoformat(), "rank": rank, "name": player.name,
                          "score": result.score, "asks": result.asks, "player_pairs": result.player_pairs,
@@ -93,8 +92,7 @@ class ArchiveView(APIView):
     def get(self, request, date: str):
         challenge = challenge_or_404(date)
         if not challenge.is_revealed(timezone.now()):
-            raise ApiError("day_open", "the day's seed is still secret: its archive is published once it is revealed",
-                           status.HTTP_409_CONFLICT)
+            raise ApiError("day_open", "the day's seed is still secret: its archive is published once it is revealed")
         response = StreamingHttpResponse(archive_lines(challenge), content_type="application/jsonl; charset=utf-8")
         response["Content-Disposition"] = f'inline; filename="peche-{challenge.date.isoformat()}.jsonl"'
         return response

@@ -52,7 +52,7 @@ def owner_of(request, *, create: bool = False) -> CasualOwner | None:
         owner = CasualOwner.objects.filter(player=player).first()
         return owner if owner is not None or not create else services.owner_of_player(player)
     if session is None:
-        raise ApiError("not_authenticated", "send the session cookie or a token", status.HTTP_401_UNAUTHORIZED)
+        raise ApiError("not_authenticated", "send the session cookie or a token")
     if anonymous_id is not None:
         owner = CasualOwner.objects.filter(pk=anonymous_id, player__isnull=True).first()
         if owner is not None or not create:
@@ -79,14 +79,14 @@ def check_csrf(request) -> None:
 def rules_or_404(game: str) -> CasualRules:
     rules = CASUAL_RULES.get(game)
     if rules is None:
-        raise ApiError("not_found", f"no casual game named {game!r}", status.HTTP_404_NOT_FOUND)
+        raise ApiError("not_found", f"no casual game named {game!r}")
     return rules
 
 
 def own_game(owner, game: str, game_id: int) -> CasualGame:
     found = CasualGame.objects.filter(pk=game_id, owner=owner, game=game).first() if owner else None
     if found is None:
-        raise ApiError("not_found", "no such game", status.HTTP_404_NOT_FOUND)
+        raise ApiError("not_found", "no such game")
     return found
 
 

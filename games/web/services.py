@@ -6,10 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
-from rest_framework import status
 
-from config.errors import ApiError
-from games.base import GameError
+from games.base import DomainError, GameOver, StaleMove
 from games.registry import engine
 
 from .models import CasualGame, CasualOwner
@@ -83,10 +81,8 @@ def casual_create(
     seed = secrets.token_hex(16)
     try:
         engine(game).new(seed=seed, **opts)
-    except GameError as exc:
-        raise ApiError(exc.code, exc.detail or exc.code) from None
-    except TypeError as exc:
-        raise ApiError("bad_options", str(exc)) from None
+    except TypeError as exc:  # an option the engine does not take
+        raise DomainError("bad_options", str(exc)) from None
     played.filter(status=CasualGame.Status.PLAYING).update(status=CasualGame.Status.ABANDONED)
     return CasualGame.objects.create(owner=owner, game=game, seed=seed, options=opts)
 
@@ -96,11 +92,11 @@ def _locked_playing_game(*, game_id: int, owner: CasualOwner, expected: int) -> 
     and with exactly ``expected`` moves made."""
     game = CasualGame.objects.select_for_update().filter(pk=game_id, owner=owner).first()
     if game is None:
-        raise ApiError("not_found", "no such game", status.HTTP_404_NOT_FOUND)
+        raise DomainError("not_found", "no such game")
     if game.status != CasualGame.Status.PLAYING:
-        raise ApiError("game_over", f"this game is {game.status}", status.HTTP_409_CONFLICT)
+        raise GameOver(f"this game is {game.status}")
     if expected != len(game.moves):
-        raise ApiError("stale_move", f"move is {len(game.moves)}, not {expected}", status.HTTP_409_CONFLICT)
+        raise StaleMove(f"move is {len(game.moves)}, not {expected}")
     return game
 
 
@@ -111,7 +107,7 @@ def _save_moves(game: CasualGame, eng, state, moves: list[Any], outcome_side: Ca
     if eng.is_over(state):
         changes.update(status=CasualGame.Status.OVER, result=outcome_side(eng.outcome(state)))
     if not CasualGame.objects.filter(pk=game.pk, status=CasualGame.Status.PLAYING, moves=before).update(**changes):
-        raise ApiError("stale_move", "another request changed this game first", status.HTTP_409_CONFLICT)
+        raise StaleMove("another request changed this game first")
     for name, value in changes.items():
         setattr(game, name, value)
 
@@ -123,10 +119,7 @@ def casual_move(*, game_id: int, owner: CasualOwner, move: Any, expected: int, o
     Returns (game, engine, state, events)."""
     game = _locked_playing_game(game_id=game_id, owner=owner, expected=expected)
     eng, state, _ = game_state(game)
-    try:
-        events = eng.apply(state, move)
-    except GameError as exc:
-        raise ApiError(exc.code, exc.detail or exc.code) from None
+    events = eng.apply(state, move)
     _save_moves(game, eng, state, [move], outcome_side)
     return game, eng, state, events
 
@@ -146,7 +139,7 @@ def casual_play_to_end(*, game_id: int, owner: CasualOwner, expected: int, outco
     while not eng.is_over(state):
         legal = eng.legal_moves(state)
         if eng.to_move(state) != 0 or len(legal) != 1 or len(made) >= MAX_AUTO_MOVES:
-            raise ApiError("has_decisions", "this game cannot be played to the end automatically")
+            raise DomainError("has_decisions", "this game cannot be played to the end automatically")
         events = eng.apply(state, legal[0])
         made.append(legal[0])
     _save_moves(game, eng, state, made, outcome_side)

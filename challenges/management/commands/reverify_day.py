@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand
 from challenges import services
 from challenges.management.operator import day_argument, existing_challenge, progress
 from challenges.models import Attempt
-from config.errors import ApiError
+from games.base import DomainError
 
 
 class Command(BaseCommand):
@@ -30,7 +30,7 @@ class Command(BaseCommand):
         for attempt_id in progress(ids, total=len(ids), desc=f"reverify {challenge.date}", verbosity=verbosity):
             try:
                 services.attempt_reverify(attempt_id=attempt_id, reason=reason)
-            except ApiError:  # started again since the listing (cannot happen to a finished one) or gone
+            except DomainError:  # started again since the listing (cannot happen to a finished one) or gone
                 skipped += 1
                 continue
             if inline:
