@@ -1,9 +1,15 @@
 """Daily deals, players and attempts. An attempt stores only its asks: every state is
 derived by replaying seed + asks with the engine."""
 import datetime as dt
+from typing import Any
 
 from django.conf import settings
 from django.db import models
+
+from games.base import DomainError, Engine
+from games.registry import engine
+
+from .play import StoredGame
 
 
 class Player(models.Model):
@@ -76,7 +82,9 @@ class DailyChallenge(models.Model):
         return now >= self.reveals_at
 
 
-class Attempt(models.Model):
+class Attempt(StoredGame):
+    """A player's game of a day's deal: ``moves`` are the asked ranks, in order."""
+
     class Status(models.TextChoices):
         PLAYING = "playing"
         VERIFYING = "verifying"
@@ -86,7 +94,6 @@ class Attempt(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="attempts")
     challenge = models.ForeignKey(DailyChallenge, on_delete=models.PROTECT, related_name="attempts")
     ranked = models.BooleanField()
-    moves = models.JSONField(default=list)  # the asked ranks, in order: the only game state
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     reject_reason = models.CharField(max_length=200, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
@@ -109,6 +116,25 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"attempt {self.pk} ({self.player_id}, {self.challenge})"
+
+    def engine(self) -> Engine:
+        return engine(self.challenge.game)
+
+    def deal(self) -> dict[str, Any]:
+        return {"seed": self.challenge.seed}
+
+    def refuse_move(self, now: dt.datetime) -> None:
+        if self.ranked and self.challenge.is_revealed(now):
+            # The seed is public now: an ask made knowing the deal must never rank.
+            raise DomainError("day_closed", "this day has closed: the game no longer counts (play it on as practice)")
+
+    def after_moves(self, eng: Engine, state: Any, now: dt.datetime) -> dict[str, Any]:
+        """A finished game waits for the worker's replay (``verifying``); the caller
+        enqueues it once the write is committed."""
+        if not eng.is_over(state):
+            return {}
+        return {"status": self.Status.VERIFYING, "verify_enqueued_at": now,
+                "finished_at": now.replace(microsecond=now.microsecond // 1000 * 1000)}
 
 
 class Review(models.Model):

@@ -31,9 +31,7 @@ def attempt_view(attempt: Attempt, state=None, *, events=None) -> dict:
 
     game = engine(attempt.challenge.game)
     if state is None:
-        from .services import attempt_state
-
-        state = attempt_state(attempt)
+        state = attempt.state()
     view = {
         "id": attempt.pk,
         "status": attempt.status,

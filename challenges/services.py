@@ -20,11 +20,12 @@ from django.utils import timezone
 from config.db import one_statement
 from config.redis_client import redis_client
 from games import fairplay
-from games.base import DomainError, GameOver, ReplayError, StaleMove
+from games.base import DomainError, ReplayError
 from games.registry import engine
 
 from . import days, names
 from .models import Attempt, DailyChallenge, Player, Review
+from .play import one_move, play_stored
 
 log = logging.getLogger(__name__)
 
@@ -130,11 +131,6 @@ def player_authenticate(*, name: Any, password: Any) -> Player:
 
 # --- attempts ----------------------------------------------------------------------
 
-def attempt_state(attempt: Attempt):
-    """The game state after the attempt's asks: the seed and the asks are all we store."""
-    return engine(attempt.challenge.game).replay({"seed": attempt.challenge.seed}, attempt.moves, partial=True)
-
-
 def origin_key(kind: str, value: str) -> str:
     """A keyed hash of where a game came from (an address, a browser's cookie): equal
     values compare equal for reviewers, and the stored key tells nothing of the value."""
@@ -191,22 +187,14 @@ def _locked_attempt(attempt_id: int, player: Player | None = None) -> Attempt:
     return attempt
 
 
-# The ask is the hot path (a game is ~30 of them): two plain statements instead of the
-# ORM's query building, which cost ~1 ms of CPU per statement (bench/ask_cpu.py).
+# The ask is the hot path (a game is ~30 of them): a plain statement instead of the
+# ORM's query building, which cost ~1 ms of CPU per statement (bench/ask_cpu.py); the
+# write is play_stored's.
 _ASK_READ = (
     "SELECT a.status, a.moves, a.ranked, c.id, c.game, c.seed, c.date, c.reveals_at"
     f" FROM {Attempt._meta.db_table} a JOIN {DailyChallenge._meta.db_table} c ON c.id = a.challenge_id"
     " WHERE a.id = %s AND a.player_id = %s"
 )
-# Compare-and-set on the number of asks: asks are only ever appended, and only by this
-# statement, so "still playing with `move` asks" means nobody changed the game meanwhile.
-_ASK_WRITE = (
-    f"UPDATE {Attempt._meta.db_table} SET moves = %s{{finish}}"
-    " WHERE id = %s AND status = 'playing' AND {length}(moves) = %s"
-)
-_JSON_LENGTH = {"postgresql": "jsonb_array_length", "sqlite": "json_array_length"}
-
-
 # No row has an id beyond a 64-bit integer (and SQLite cannot even bind one): such an
 # attempt does not exist. The ORM knows this; the raw statements below must be told.
 _MAX_ID = 2**63 - 1
@@ -232,39 +220,11 @@ def _attempt_for_ask(attempt_id: int, player: Player) -> Attempt:
 
 
 def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any):
-    """Apply one ask. ``move`` must equal the number of asks already made: a stale or
-    repeated request (double click, two tabs, retry) is refused and changes nothing.
-    Returns (attempt, state, events).
-
-    No row lock: the write is one compare-and-set on the number of asks read, so of two
-    racing requests exactly one lands and the other is a 409 (two round trips per ask)."""
-    now = timezone.now()
+    """Apply one ask (the stored-game service, challenges/play.py: ``move`` is the number
+    of asks made, a stale one is refused and changes nothing). The ask that ends the game
+    enqueues its verification. Returns (attempt, state, events)."""
     attempt = _attempt_for_ask(attempt_id, player)
-    if attempt.status != Attempt.Status.PLAYING:
-        raise GameOver()
-    if attempt.ranked and attempt.challenge.is_revealed(now):
-        # The seed is public now: an ask made knowing the deal must never rank.
-        raise DomainError("day_closed", "this day has closed: the game no longer counts (play it on as practice)")
-    if move != len(attempt.moves):
-        raise StaleMove(f"move is {len(attempt.moves)}, not {move}")
-    game = engine(attempt.challenge.game)
-    state = attempt_state(attempt)
-    events = game.apply(state, rank)
-    attempt.moves = [*attempt.moves, rank]
-    finish, params = "", [json.dumps(attempt.moves)]
-    if game.is_over(state):
-        attempt.status = Attempt.Status.VERIFYING
-        attempt.verify_enqueued_at = now
-        attempt.finished_at = now.replace(microsecond=now.microsecond // 1000 * 1000)
-        finish = ", status = %s, verify_enqueued_at = %s, finished_at = %s"
-        params += [attempt.status, *(connection.ops.adapt_datetimefield_value(t)
-                                     for t in (attempt.verify_enqueued_at, attempt.finished_at))]
-    with connection.cursor() as cursor:
-        cursor.execute(_ASK_WRITE.format(finish=finish, length=_JSON_LENGTH[connection.vendor]),
-                       [*params, attempt_id, move])
-        landed = cursor.rowcount == 1
-    if not landed:
-        raise StaleMove("another request changed this game first")
+    _, state, events = play_stored(attempt, move=move, play=one_move(rank))
     if attempt.status == Attempt.Status.VERIFYING:
         # Committed already (autocommit). Should this process die right here, the
         # attempt is `verifying` without a message: the sweeper enqueues it.

@@ -269,7 +269,8 @@ class CasualGame(serializers.Serializer):
     game = serializers.CharField()
     status = serializers.CharField()
     result = serializers.JSONField(allow_null=True)
-    moves = serializers.IntegerField(help_text="Moves made: send it back as the next move's `expected`.")
+    move = serializers.IntegerField(help_text="Moves made: send it back as the next move's `move`.")
+    moves = serializers.IntegerField(help_text="Moves made (the same count: the page's move counter).")
     number = serializers.IntegerField(help_text="1 for the caller's first game of this kind.")
     view = serializers.JSONField(help_text="The player's view of the game (the engine's own shape).")
     events = serializers.ListField(child=serializers.JSONField())
@@ -282,12 +283,12 @@ class CasualHome(serializers.Serializer):
 
 
 class CasualMoveIn(serializers.Serializer):
-    move = serializers.JSONField(help_text="The engine's move (its shape depends on the game).")
-    expected = serializers.IntegerField(help_text="The view's `moves`; a stale number is 409.")
+    play = serializers.JSONField(help_text="The engine's move (its shape depends on the game).")
+    move = serializers.IntegerField(help_text="The view's `move` (moves made); a stale number is 409.")
 
 
 class CasualFinishIn(serializers.Serializer):
-    expected = serializers.IntegerField()
+    move = serializers.IntegerField(help_text="The view's `move`; a stale number is 409.")
 
 
 def _described(view_class, method: str, **schema):

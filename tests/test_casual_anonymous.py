@@ -33,10 +33,10 @@ def play_kitten_to_the_end(client) -> dict:
     created = client.post("/api/casual/kitten/games", {}, format="json")
     assert created.status_code == 201, created.content
     game = created.json()
-    flipped = client.post(f"/api/casual/kitten/games/{game['id']}/moves", {"move": "flip", "expected": game["moves"]},
+    flipped = client.post(f"/api/casual/kitten/games/{game['id']}/moves", {"play": "flip", "move": game["move"]},
                           format="json")
     assert flipped.status_code == 200, flipped.content
-    done = client.post(f"/api/casual/kitten/games/{game['id']}/finish", {"expected": flipped.json()["moves"]},
+    done = client.post(f"/api/casual/kitten/games/{game['id']}/finish", {"move": flipped.json()["move"]},
                        format="json")
     assert done.status_code == 200, done.content
     assert done.json()["status"] == "over"
@@ -49,7 +49,7 @@ def play_gofish_move(client) -> dict:
     game = created.json()
     rank = game["view"]["hand"][0][:-1]
     moved = client.post(f"/api/casual/gofish/games/{game['id']}/moves",
-                        {"move": {"seat": 0, "target": 1, "rank": rank}, "expected": game["moves"]}, format="json")
+                        {"play": {"seat": 0, "target": 1, "rank": rank}, "move": game["move"]}, format="json")
     assert moved.status_code == 200, moved.content
     return moved.json()
 
@@ -69,7 +69,7 @@ def test_a_browser_without_a_player_plays_kitten_and_go_fish_and_no_player_is_ma
     other = APIClient()
     assert other.get("/api/casual/kitten").json()["current"] is None
     assert other.get(f"/api/casual/kitten/games/{finished['id']}").status_code == 404
-    assert other.post(f"/api/casual/kitten/games/{finished['id']}/finish", {"expected": 0},
+    assert other.post(f"/api/casual/kitten/games/{finished['id']}/finish", {"move": 0},
                       format="json").status_code == 404
     # The daily game still needs a player: it asks for a name.
     assert browser.post("/api/challenges/today/attempt").status_code == 401

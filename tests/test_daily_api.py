@@ -120,15 +120,7 @@ def all_at_once(n: int, token: str, request):
     return responses
 
 
-@pytest.mark.django_db(transaction=True)
-def test_twenty_concurrent_asks_with_the_same_move_apply_once():
-    carol = new_player("Carol")
-    view = start(carol)
-    rank = view["hand"][0][:-1]
-    responses = all_at_once(20, carol._credentials["HTTP_AUTHORIZATION"], lambda client: client.post(
-        f"/api/attempts/{view['id']}/asks", {"rank": rank, "move": 0}, format="json"))
-    assert sorted(r.status_code for r in responses) == [200] + [409] * 19
-    assert Attempt.objects.get(pk=view["id"]).moves == [rank]
+# Concurrent asks with one move number: tests/test_stored_games.py (both kinds of stored game).
 
 
 @pytest.mark.django_db(transaction=True)

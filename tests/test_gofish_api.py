@@ -21,9 +21,9 @@ def create(client, **options):
     return response.json()
 
 
-def ask(client, game, move, expected=None):
+def ask(client, game, play, move=None):
     return client.post(f"{BASE}/games/{game['id']}/moves",
-                       {"move": move, "expected": game["moves"] if expected is None else expected}, format="json")
+                       {"play": play, "move": game["move"] if move is None else move}, format="json")
 
 
 def engine_state(row: CasualGame):
@@ -84,9 +84,9 @@ def test_stale_and_duplicate_moves_are_409_and_change_nothing():
     assert ask(carol, game, move).status_code == 200
     row = CasualGame.objects.get(pk=game["id"])
     before = (list(row.moves), row.updated_at)
-    duplicate = ask(carol, game, move)  # the same request again: expected is now stale
+    duplicate = ask(carol, game, move)  # the same request again: its move number is now stale
     assert duplicate.status_code == 409 and duplicate.json()["error"] == "stale_move"
-    ahead = ask(carol, game, move, expected=5)
+    ahead = ask(carol, game, move, move=5)
     assert ahead.status_code == 409
     row.refresh_from_db()
     assert (row.moves, row.updated_at) == before

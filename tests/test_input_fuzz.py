@@ -27,7 +27,7 @@ GARBAGE = bytes(RNG.randrange(256) for _ in range(300))
 BODIES: list[tuple[str, bytes | str]] = [
     # Well formed for every endpoint: the path's hostile arguments reach the services.
     ("application/json", json.dumps({"name": "Fuzz Ann", "password": "long enough password 14", "rank": "A",
-                                     "move": 0, "expected": 0})),
+                                     "move": 0, "play": "flip"})),
     ("application/json", GARBAGE),
     ("application/json", b'{"name": "\xff\xfe\xc3", "rank": "\xed\xa0\x80"}'),  # invalid UTF-8, a lone surrogate
     ("application/json", "[" * 3000 + "]" * 3000),

@@ -18,9 +18,9 @@ def create(client):
     return response.json()
 
 
-def flip(client, view, expected=None):
+def flip(client, view, move=None):
     return client.post(f"{BASE}/games/{view['id']}/moves",
-                       {"move": "flip", "expected": view["moves"] if expected is None else expected}, format="json")
+                       {"play": "flip", "move": view["move"] if move is None else move}, format="json")
 
 
 def hand_outcome(seed: str, first: str) -> tuple[dict, int]:
@@ -89,12 +89,12 @@ def test_stale_move_is_409_and_changes_nothing():
     dan = new_player("Dan")
     view = create(dan)
     assert flip(dan, view).status_code == 200
-    stale = flip(dan, view, expected=0)
+    stale = flip(dan, view, move=0)
     assert stale.status_code == 409 and stale.json()["error"] == "stale_move"
-    ahead = flip(dan, view, expected=5)
+    ahead = flip(dan, view, move=5)
     assert ahead.status_code == 409
     assert CasualGame.objects.get(pk=view["id"]).moves == ["flip"]
-    finish = dan.post(f"{BASE}/games/{view['id']}/finish", {"expected": 0}, format="json")
+    finish = dan.post(f"{BASE}/games/{view['id']}/finish", {"move": 0}, format="json")
     assert finish.status_code == 409
     assert CasualGame.objects.get(pk=view["id"]).moves == ["flip"]
 
@@ -105,17 +105,17 @@ def test_other_players_game_is_404():
     assert frank.get(f"{BASE}/games/{view['id']}").status_code == 404
     response = flip(frank, view)
     assert response.status_code == 404 and response.json()["error"] == "not_found"
-    assert frank.post(f"{BASE}/games/{view['id']}/finish", {"expected": 0}, format="json").status_code == 404
+    assert frank.post(f"{BASE}/games/{view['id']}/finish", {"move": 0}, format="json").status_code == 404
     assert frank.get(BASE).json()["current"] is None
     assert CasualGame.objects.get(pk=view["id"]).moves == []
 
 
 @pytest.mark.parametrize("body", [
-    {"move": "ask", "expected": 0},
-    {"move": "flip", "expected": "0"},
-    {"move": "flip", "expected": True},
-    {"move": "flip"},
-    {"expected": 0},
+    {"play": "ask", "move": 0},
+    {"play": "flip", "move": "0"},
+    {"play": "flip", "move": True},
+    {"play": "flip"},
+    {"move": 0},
     [],
 ])
 def test_bad_input_is_4xx_and_changes_nothing(body):
@@ -140,7 +140,7 @@ def test_see_result_equals_flipping_by_hand_and_counts_in_the_tally():
     ivy = new_player("Ivy")
     view = create(ivy)
     assert flip(ivy, view).status_code == 200
-    response = ivy.post(f"{BASE}/games/{view['id']}/finish", {"expected": 1}, format="json")
+    response = ivy.post(f"{BASE}/games/{view['id']}/finish", {"move": 1}, format="json")
     assert response.status_code == 200, response.content
     done = response.json()
     game = CasualGame.objects.get(pk=view["id"])
@@ -164,7 +164,7 @@ def test_tally_counts_wins_losses_and_draws_per_player():
     results = []
     for _ in range(3):
         view = create(jack)
-        done = jack.post(f"{BASE}/games/{view['id']}/finish", {"expected": 0}, format="json").json()
+        done = jack.post(f"{BASE}/games/{view['id']}/finish", {"move": 0}, format="json").json()
         results.append(done["result"])
     tally = jack.get(BASE).json()["tally"]
     assert tally == {k: results.count(k) for k in ("win", "loss", "draw")}

@@ -4,8 +4,11 @@ GET  /api/casual/<game>                         -> {"current": view | null, "tal
 POST /api/casual/<game>/games                   {options chosen by the player} -> 201 view
                                                 (+ opening "events")
 GET  /api/casual/<game>/games/<id>              -> view
-POST /api/casual/<game>/games/<id>/moves        {"move", "expected"} -> view + "events"
-POST /api/casual/<game>/games/<id>/finish       {"expected"} -> view + last "events"
+POST /api/casual/<game>/games/<id>/moves        {"play", "move"} -> view + "events"
+POST /api/casual/<game>/games/<id>/finish       {"move"} -> view + last "events"
+
+``play`` is the engine's move; ``move`` is the number of moves made (the view's
+``move``), as in the daily API: a stale number is 409 ``stale_move`` and nothing changes.
 
 No account needed: a browser's games belong to an anonymous owner kept in its session,
 a player's (token or session) to the player; they follow a player who signs in.
@@ -90,9 +93,8 @@ def own_game(owner, game: str, game_id: int) -> CasualGame:
     return found
 
 
-def full_view(game: CasualGame, events=None) -> dict:
-    eng, state, _ = services.game_state(game)
-    return selectors.casual_view(game, eng, state, events)
+def full_view(game: CasualGame) -> dict:
+    return selectors.casual_view(game, game.engine(), game.state())
 
 
 class CasualHomeView(APIView):
@@ -112,8 +114,9 @@ class CasualCreateView(APIView):
         body = request.data if isinstance(request.data, dict) else {}
         created = services.casual_create(owner=owner, game=game, options=rules.chosen_options(body),
                                          next_options=rules.next_options)
-        eng, state, opening = services.game_state(created)
-        return Response(selectors.casual_view(created, eng, state, opening), status=status.HTTP_201_CREATED)
+        state = created.state()
+        return Response(selectors.casual_view(created, created.engine(), state, services.opening_events(state)),
+                        status=status.HTTP_201_CREATED)
 
 
 class CasualGameView(APIView):
@@ -124,29 +127,24 @@ class CasualGameView(APIView):
 
 class CasualMoveView(APIView):
     def post(self, request, game: str, game_id: int):
-        rules = rules_or_404(game)
+        rules_or_404(game)
         check_csrf(request)
         owner = owner_of(request)
         data = request.data
-        if not isinstance(data, dict) or "move" not in data:
-            raise ApiError("missing_field", "'move' is required")
-        fields = body_fields(request, expected=int)
-        own_game(owner, game, game_id)
-        played, eng, state, events = services.casual_move(
-            game_id=game_id, owner=owner, move=data["move"], expected=fields["expected"],
-            outcome_side=rules.outcome_side,
-        )
+        if not isinstance(data, dict) or "play" not in data:
+            raise ApiError("missing_field", "'play' is required")
+        fields = body_fields(request, move=int)
+        played = own_game(owner, game, game_id)
+        eng, state, events = services.casual_move(game=played, play=data["play"], move=fields["move"])
         return Response(selectors.casual_view(played, eng, state, events))
 
 
 class CasualFinishView(APIView):
     def post(self, request, game: str, game_id: int):
-        rules = rules_or_404(game)
+        rules_or_404(game)
         check_csrf(request)
         owner = owner_of(request)
-        fields = body_fields(request, expected=int)
-        own_game(owner, game, game_id)
-        played, eng, state, events = services.casual_play_to_end(
-            game_id=game_id, owner=owner, expected=fields["expected"], outcome_side=rules.outcome_side,
-        )
+        fields = body_fields(request, move=int)
+        played = own_game(owner, game, game_id)
+        eng, state, events = services.casual_play_to_end(game=played, move=fields["move"])
         return Response(selectors.casual_view(played, eng, state, events))

@@ -1,4 +1,13 @@
+import datetime as dt
+from typing import Any
+
 from django.db import models
+
+from challenges.play import StoredGame
+from games.base import Engine
+from games.registry import engine
+
+from .rules import CASUAL_RULES
 
 
 class CasualOwner(models.Model):
@@ -15,7 +24,7 @@ class CasualOwner(models.Model):
         return f"casual owner {self.pk} ({self.player_id or 'anonymous'})"
 
 
-class CasualGame(models.Model):
+class CasualGame(StoredGame):
     """One casual game: deal (seed + options) and the moves of seat 0 — every state is
     derived by replay with the engine named by ``game``."""
 
@@ -29,7 +38,6 @@ class CasualGame(models.Model):
     game = models.CharField(max_length=16)
     seed = models.CharField(max_length=64)
     options = models.JSONField(default=dict)  # engine options: first, players, hand_size, ...
-    moves = models.JSONField(default=list)
     status = models.CharField(max_length=9, choices=Status.choices, default=Status.PLAYING)
     # From seat 0's side: win / loss / draw, set once when the game ends.
     result = models.CharField(max_length=5, blank=True)
@@ -41,3 +49,15 @@ class CasualGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} game {self.pk} ({self.status})"
+
+    def engine(self) -> Engine:
+        return engine(self.game)
+
+    def deal(self) -> dict[str, Any]:
+        return {"seed": self.seed, **self.options}
+
+    def after_moves(self, eng: Engine, state: Any, now: dt.datetime) -> dict[str, Any]:
+        changes: dict[str, Any] = {"updated_at": now}
+        if eng.is_over(state):
+            changes.update(status=self.Status.OVER, result=CASUAL_RULES[self.game].outcome_side(eng.outcome(state)))
+        return changes

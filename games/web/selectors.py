@@ -28,13 +28,15 @@ def casual_tally(*, owner, game: str) -> dict[str, int]:
 
 
 def casual_view(game: CasualGame, eng, state, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """Seat 0's view of a game; ``moves`` is the count the next move must send as ``expected``.
+    """Seat 0's view of a game; ``move`` is the number of moves made, which the next move
+    sends back (as in the daily API; ``moves`` is the same count, the page's move counter).
     ``number`` is 1 for the owner's first game of that kind (the first-game hint)."""
     return {
         "id": game.pk,
         "game": game.game,
         "status": game.status,
         "result": game.result or None,
+        "move": len(game.moves),
         "moves": len(game.moves),
         "number": CasualGame.objects.filter(owner_id=game.owner_id, game=game.game, pk__lte=game.pk).count(),
         "view": eng.view(state, 0),

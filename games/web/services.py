@@ -7,7 +7,8 @@ from typing import Any
 
 from django.db import transaction
 
-from games.base import DomainError, GameOver, StaleMove
+from challenges.play import one_move, play_stored
+from games.base import DomainError
 from games.registry import engine
 
 from .models import CasualGame, CasualOwner
@@ -17,19 +18,13 @@ from .models import CasualGame, CasualOwner
 MAX_AUTO_MOVES = 100_000
 
 
-def game_state(game: CasualGame):
-    """(engine, state, opening events) after the stored moves. The opening events are
-    what the deal played before seat 0's first decision: an engine keeps them in
+def opening_events(state) -> list[dict[str, Any]]:
+    """What a new deal played before seat 0's first decision: an engine keeps them in
     ``state.opening_events`` (Kitten) or they are its event log so far (Go Fish)."""
-    eng = engine(game.game)
-    state = eng.new(seed=game.seed, **game.options)
     opening = getattr(state, "opening_events", None)
     if opening is None:
         opening = getattr(state, "log", None)
-    opening = list(opening or [])
-    for move in game.moves:
-        eng.apply(state, move)
-    return eng, state, opening
+    return list(opening or [])
 
 
 def owner_create() -> CasualOwner:
@@ -87,53 +82,15 @@ def casual_create(
     return CasualGame.objects.create(owner=owner, game=game, seed=seed, options=opts)
 
 
-def _locked_playing_game(*, game_id: int, owner: CasualOwner, expected: int) -> CasualGame:
-    """The owner's game, row-locked (caller is inside a transaction), still playing
-    and with exactly ``expected`` moves made."""
-    game = CasualGame.objects.select_for_update().filter(pk=game_id, owner=owner).first()
-    if game is None:
-        raise DomainError("not_found", "no such game")
-    if game.status != CasualGame.Status.PLAYING:
-        raise GameOver(f"this game is {game.status}")
-    if expected != len(game.moves):
-        raise StaleMove(f"move is {len(game.moves)}, not {expected}")
-    return game
+def casual_move(*, game: CasualGame, play: Any, move: int):
+    """Apply seat 0's ``play`` (the stored-game service, challenges/play.py: ``move`` is
+    the number of moves made, a stale one is refused and changes nothing).
+
+    Returns (engine, state, events)."""
+    return play_stored(game, move=move, play=one_move(play))
 
 
-def _save_moves(game: CasualGame, eng, state, moves: list[Any], outcome_side: Callable[[dict], str]) -> None:
-    """Compare-and-set the new move list (and the result once over) on the locked row."""
-    before = list(game.moves)
-    changes: dict[str, Any] = {"moves": [*before, *moves]}
-    if eng.is_over(state):
-        changes.update(status=CasualGame.Status.OVER, result=outcome_side(eng.outcome(state)))
-    if not CasualGame.objects.filter(pk=game.pk, status=CasualGame.Status.PLAYING, moves=before).update(**changes):
-        raise StaleMove("another request changed this game first")
-    for name, value in changes.items():
-        setattr(game, name, value)
-
-
-@transaction.atomic
-def casual_move(*, game_id: int, owner: CasualOwner, move: Any, expected: int, outcome_side: Callable[[dict], str]):
-    """Apply seat 0's move; ``expected`` = moves already made (stale -> 409).
-
-    Returns (game, engine, state, events)."""
-    game = _locked_playing_game(game_id=game_id, owner=owner, expected=expected)
-    eng, state, _ = game_state(game)
-    events = eng.apply(state, move)
-    _save_moves(game, eng, state, [move], outcome_side)
-    return game, eng, state, events
-
-
-@transaction.atomic
-def casual_play_to_end(*, game_id: int, owner: CasualOwner, expected: int, outcome_side: Callable[[dict], str]):
-    """"See result": make seat 0's moves until the game is over, for games where seat 0
-    never has a choice (its only legal move is played, exactly as by hand). The moves
-    are stored like hand-made ones, so the result is the one replay gives.
-
-    Returns (game, engine, state, events of the last move). A game with decisions is
-    a 400 ``has_decisions``."""
-    game = _locked_playing_game(game_id=game_id, owner=owner, expected=expected)
-    eng, state, _ = game_state(game)
+def _to_the_end(eng, state) -> tuple[list[Any], list[dict[str, Any]]]:
     made: list[Any] = []
     events: list[dict[str, Any]] = []
     while not eng.is_over(state):
@@ -142,5 +99,14 @@ def casual_play_to_end(*, game_id: int, owner: CasualOwner, expected: int, outco
             raise DomainError("has_decisions", "this game cannot be played to the end automatically")
         events = eng.apply(state, legal[0])
         made.append(legal[0])
-    _save_moves(game, eng, state, made, outcome_side)
-    return game, eng, state, events
+    return made, events
+
+
+def casual_play_to_end(*, game: CasualGame, move: int):
+    """"See result": make seat 0's moves until the game is over, for games where seat 0
+    never has a choice (its only legal move is played, exactly as by hand). The moves
+    are stored like hand-made ones, so the result is the one replay gives.
+
+    Returns (engine, state, events of the last move). A game with decisions is
+    a 400 ``has_decisions``."""
+    return play_stored(game, move=move, play=_to_the_end)

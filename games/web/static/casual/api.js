@@ -10,7 +10,9 @@ export { ApiError };
 // No account needed: the server keeps a browser's games in its session (no player, no name).
 export const casualHome = (game) => getJSON(`/api/casual/${game}`);
 export const casualCreate = (game, options) => postJSON(`/api/casual/${game}/games`, options || {});
-export const casualMove = (game, id, move, expected) =>
-  postJSON(`/api/casual/${game}/games/${id}/moves`, { move, expected });
-export const casualFinish = (game, id, expected) =>
-  postJSON(`/api/casual/${game}/games/${id}/finish`, { expected });
+// `play` is the engine's move; `move` is the number of moves made (the view's `move`),
+// as in the daily API: a stale number is a 409 `stale_move`.
+export const casualMove = (game, id, play, move) =>
+  postJSON(`/api/casual/${game}/games/${id}/moves`, { play, move });
+export const casualFinish = (game, id, move) =>
+  postJSON(`/api/casual/${game}/games/${id}/finish`, { move });

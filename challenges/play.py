@@ -1,0 +1,91 @@
+"""Stored games: a game kept as its deal and its moves (a daily attempt, a casual game),
+and the one service that applies moves to one. Every state is derived by replaying the
+moves on the deal (lila's ``Puzzle``): the moves are the only game state we write."""
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any, cast
+
+from django.db import connection, models
+from django.utils import timezone
+
+from games.base import Engine, GameOver, StaleMove
+
+PLAYING = "playing"
+
+# Compare-and-set on the number of moves: moves are only ever appended, and only by this
+# statement, so "still playing with `move` moves" means nobody changed the game meanwhile.
+# One plain statement, not the ORM's update(): its query building cost ~1 ms of CPU on
+# the ask, the hot path (bench/ask_cpu.py, docs/benchmarks.md).
+_WRITE = "UPDATE {table} SET {columns} WHERE id = %s AND status = 'playing' AND {length}(moves) = %s"
+_JSON_LENGTH = {"postgresql": "jsonb_array_length", "sqlite": "json_array_length"}
+
+# What a play makes of the replayed state: the moves it made, and the events of the last.
+Play = Callable[[Engine, Any], tuple[list[Any], list[dict[str, Any]]]]
+
+
+class StoredGame(models.Model):
+    """A game stored as a deal (``deal()``: the engine's config) and the moves of the
+    deciding seat, with a ``status`` that is ``playing`` until the moves end it."""
+
+    moves = models.JSONField(default=list)
+    status: Any
+
+    class Meta:
+        abstract = True
+
+    def engine(self) -> Engine:
+        raise NotImplementedError
+
+    def deal(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def refuse_move(self, now: dt.datetime) -> None:
+        """Raise a domain error if this game, still playing, may not take a move now."""
+
+    def after_moves(self, eng: Engine, state: Any, now: dt.datetime) -> dict[str, Any]:
+        """The fields written with new moves (e.g. the status and result once over)."""
+        return {}
+
+    def state(self) -> Any:
+        """The state after the stored moves (the deal replayed)."""
+        return self.engine().replay(self.deal(), list(self.moves), partial=True)
+
+
+def one_move(move: Any) -> Play:
+    return lambda eng, state: ([move], eng.apply(state, move))
+
+
+def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | None = None):
+    """Apply ``play`` to ``game`` (read without a lock) and store the moves it made.
+    ``move`` must equal the number of moves already made: a stale or repeated request
+    (double click, two tabs, retry) is ``StaleMove`` and changes nothing; a refused move
+    (``GameError``) changes nothing either. ``game`` is updated in place.
+    Returns (engine, state, events).
+
+    No row lock: the write is one compare-and-set on the number of moves read, so of two
+    racing requests exactly one lands and the other is ``StaleMove`` (two round trips)."""
+    now = now or timezone.now()
+    if game.status != PLAYING:
+        raise GameOver(f"this game is {game.status}")
+    game.refuse_move(now)
+    if move != len(game.moves):
+        raise StaleMove(f"move is {len(game.moves)}, not {move}")
+    eng = game.engine()
+    state = game.state()
+    made, events = play(eng, state)
+    changes = {"moves": [*game.moves, *made], **game.after_moves(eng, state, now)}
+    fields = [cast(models.Field, game._meta.get_field(name)) for name in changes]
+    statement = _WRITE.format(table=game._meta.db_table, length=_JSON_LENGTH[connection.vendor],
+                              columns=", ".join(f"{field.column} = %s" for field in fields))
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [*(field.get_db_prep_save(value, connection)
+                                     for field, value in zip(fields, changes.values(), strict=True)),
+                                   game.pk, move])
+        landed = cursor.rowcount == 1
+    if not landed:
+        raise StaleMove("another request changed this game first")
+    for name, value in changes.items():
+        setattr(game, name, value)
+    return eng, state, events
