@@ -6,6 +6,7 @@ import "./wait.js";  // a 429 says when the page tries again by itself
 import { fmt } from "./dom.js";
 import * as S from "./state.js";
 import { mount, render } from "./render.js";
+import { createPlayback, finishOnInput } from "./playback.js";
 
 const root = document.getElementById("daily");
 const config = {
@@ -16,12 +17,9 @@ const config = {
 const state = S.createState(config);
 const draw = () => render(root, state);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-// The pause between two events of a playback, which a key or a tap cuts short.
-let wake = null;
-const pause = (ms) => new Promise((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  wake = () => { clearTimeout(timer); resolve(); };
-});
+const playback = createPlayback();
+// A card flies for most of the pause between two events, within what the eye follows.
+const flightMs = Math.min(700, Math.max(120, config.stepMs * 0.8));
 
 // Every error the page can meet, as a sentence (the code goes to the console only).
 const MESSAGES = {
@@ -115,40 +113,21 @@ async function onAsk(rank) {
   }
   S.setNotice(state, null);
   S.beginPlayback(state, next);
-  for (const [i, event] of next.events.entries()) {
-    S.revealEvent(state, event);
+  // Step by step: the player's own result first, then each of the opponent's moves
+  // (a key or a tap shows the rest at once).
+  await playback.play(next.events, async (event, i) => {
+    S.revealEvent(state, event, playback.motion(flightMs));
     draw();
-    // Step by step: the player's own result first, then each of the opponent's moves
-    // (a key or a tap shows the rest at once).
-    if (i < next.events.length - 1 && config.stepMs > 0 && !state.hurry) await pause(config.stepMs);
-  }
+    if (i < next.events.length - 1) await playback.pause(config.stepMs);
+  });
   S.endPlayback(state, next);
   draw();
   pollVerification();
 }
 
-// A key or a tap while the cards move finishes the motion and the playback; it never
-// asks. The playback then ends before the key's or the tap's own click would reach a
-// card, so that click is swallowed.
-let swallowClickUntil = 0;
-function hurry(ev) {
-  if (!state.busy || !state.pending) return;
-  if (ev.type === "keydown" && ["Tab", "Shift", "Alt", "Control", "Meta"].includes(ev.key)) return;
-  ev.preventDefault();
-  ev.stopPropagation();
-  if (ev.type === "pointerdown") swallowClickUntil = performance.now() + 1000;
-  S.hurry(state);
-  for (const motion of document.getAnimations()) motion.finish();
-  if (wake) wake();
-}
-document.addEventListener("keydown", hurry, true);
-document.addEventListener("pointerdown", hurry, true);
-document.addEventListener("click", (ev) => {
-  if (performance.now() > swallowClickUntil) return;
-  swallowClickUntil = 0;
-  ev.preventDefault();
-  ev.stopPropagation();
-}, true);
+// A key or a tap while the cards move finishes the motion and the playback; it never asks.
+// A tap anywhere on the page counts: the whole page is the table here.
+finishOnInput(document, playback, { active: () => Boolean(state.busy && state.pending) });
 
 let polling = false;
 async function pollVerification() {

@@ -98,7 +98,7 @@ function animateMove(root, state) {
   if (!e || e === moved) return;
   moved = e;
   const path = MOTION[e.type] && MOTION[e.type](e);
-  if (!path || state.hurry || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  if (!path || !state.motionMs) return;
   const [from, to, face] = path;
   const a = $(root, from).getBoundingClientRect();
   const b = $(root, to).getBoundingClientRect();
@@ -114,7 +114,7 @@ function animateMove(root, state) {
   const motion = flyer.animate([
     { transform: `translate(${x0}px, ${y0}px) translate(-50%, -50%)` },
     { transform: `translate(${x1}px, ${y1}px) translate(-50%, -50%)` },
-  ], { duration: Math.min(700, Math.max(120, state.stepMs * 0.8)), easing: "ease-in-out", fill: "forwards" });
+  ], { duration: state.motionMs, easing: "ease-in-out", fill: "forwards" });
   motion.finished.catch(() => {}).then(() => flyer.remove());
 }
 

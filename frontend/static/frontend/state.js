@@ -5,7 +5,6 @@ import { withoutRank } from "./cards.js";
 export function createState(config) {
   return {
     date: config.date,          // "today" or YYYY-MM-DD
-    stepMs: config.stepMs,      // the pause between two events of a playback
     player: null,               // {id, name} once known
     needsName: false,
     challenge: null,            // {date, commitment, closes_at, seed?}
@@ -16,7 +15,7 @@ export function createState(config) {
     tally: null,                // counters shown during playback
     announcements: [],          // every announced event, in order (rebuilt from the history on load)
     moving: null,               // the event whose cards are moving on the table
-    hurry: false,               // the player asked to see the end of the playback at once
+    motionMs: 0,                // how long they move (none once hurried, or with reduced motion)
     notice: null,               // a message that is not an error (e.g. another tab moved on)
     focus: 0,                   // index of the focused card in the hand
     busy: false,                // a request or a playback is running
@@ -90,7 +89,7 @@ export function setNextDeal(state, closesAt) {
 
 // One event revealed: the table follows it (no rule is decided here: the events say
 // what moved; the next view from the server is the truth).
-export function revealEvent(state, event) {
+export function revealEvent(state, event, motionMs = 0) {
   const t = state.tally;
   const mine = event.seat === 0;
   if (event.type === "ask") {
@@ -115,19 +114,14 @@ export function revealEvent(state, event) {
   }
   state.announcements.push(event);
   state.moving = event;
+  state.motionMs = motionMs;
 }
 
 export function endPlayback(state, view) {
   setView(state, view);
   state.busy = false;
   state.moving = null;
-  state.hurry = false;
-}
-
-// A key or a tap during the playback: the running motion ends and the rest plays at
-// once (it never plays a move: asks wait for the playback to end).
-export function hurry(state) {
-  if (state.busy && state.pending) state.hurry = true;
+  state.motionMs = 0;
 }
 
 export function setBusy(state, busy) {

@@ -5,6 +5,7 @@ import * as api from "../casual/api.js";
 import * as S from "./state.js";
 import { PACES, loadPace, recall, remember, savePace } from "../casual/pace.js";
 import { mount, render } from "./render.js";
+import { createPlayback, finishOnInput } from "../frontend/playback.js";
 
 const { pgettext } = window;
 const root = document.getElementById("gofish");
@@ -17,22 +18,10 @@ const state = S.createState(config);
 state.pace = loadPace(GAME);
 const draw = () => render(root, state);
 
-// The pause between two events of the other seats: the player's pace, cut short by
-// skipPlayback() (a key, a tap on the table, Skip, or any control that needs the table).
-let wakeUp = null;
-function pause(ms) {
-  if (ms <= 0 || state.skipping) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => { wakeUp = null; resolve(); }, ms);
-    wakeUp = () => { clearTimeout(timer); wakeUp = null; resolve(); };
-  });
-}
-
-function skipPlayback() {
-  if (state.phase !== "playback") return;
-  state.skipping = true;
-  if (wakeUp) wakeUp();
-}
+// The other seats' turn at the player's pace; a key, a tap on the table, Skip or any
+// control that needs the table shows the rest of it at once.
+const playback = createPlayback();
+finishOnInput(root, playback, { active: () => state.phase === "playback", controls: "#gf-skip, #gf-pace, #gf-new, a" });
 
 // The log as the page showed it after the server's move ``moves``: a reload shows it again.
 const rememberLog = (game) => remember(GAME, game.id, game.moves, { log: state.announcements });
@@ -78,13 +67,12 @@ async function playOut(response) {
   S.beginPlayback(state, response);
   remember(GAME, response.id, response.moves, { log: [...state.announcements, ...response.events] });
   draw();
-  for (const [i, event] of response.events.entries()) {
-    // Step by step: each event of the simulated seats after a pause at the player's pace.
-    if (i > 0 && event.type !== "end") await pause(config.stepMs * PACES[state.pace]);
+  // Step by step: each event of the simulated seats after a pause at the player's pace.
+  await playback.play(response.events, async (event, i) => {
+    if (i > 0 && event.type !== "end") await playback.pause(config.stepMs * PACES[state.pace]);
     S.revealEvent(state, event);
     draw();
-  }
-  state.skipping = false;
+  });
   S.setGame(state, response);
   draw();
 }
@@ -161,12 +149,12 @@ mount(root, {
   // finished at once (it is stored already), then the setup replaces the table.
   onSetup: async (open) => {
     if (state.phase === "playback") {
-      skipPlayback();
+      playback.finish();
       await playing;
     }
     if (state.phase !== "busy") openSetup(open);
   },
-  onSkip: skipPlayback,
+  onSkip: () => playback.finish(),
   onPace: (pace) => {
     if (!Object.hasOwn(PACES, pace)) return;
     state.pace = pace;

@@ -101,18 +101,7 @@ export function mount(root, handlers) {
     if (button.getAttribute("aria-disabled") !== "true") handlers.onTarget(Number(button.dataset.seat), true);
   });
 
-  // While the others play, a tap on the table or any key finishes their turn at once;
-  // the page's controls (Skip, the pace, New game) do what they say instead.
-  const game = $(root, "#gf-game");
-  const isControl = (target) => Boolean(target.closest("#gf-skip, #gf-pace, #gf-new, a"));
-  game.addEventListener("click", (ev) => {
-    if (root.dataset.phase === "playback" && !isControl(ev.target)) handlers.onSkip();
-  });
-  document.addEventListener("keydown", (ev) => {
-    if (root.dataset.phase !== "playback" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    if (["Tab", "Shift", "Control", "Alt", "Meta"].includes(ev.key) || isControl(ev.target)) return;
-    handlers.onSkip();
-  });
+  // A key or a tap while the others play finishes their turn: playback.js, from main.js.
   $(root, "#gf-skip").addEventListener("click", handlers.onSkip);
   $(root, "#gf-pace").addEventListener("change", (ev) => handlers.onPace(ev.target.value));
 

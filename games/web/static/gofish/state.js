@@ -19,7 +19,6 @@ export function createState(config) {
     tally: { win: 0, loss: 0, draw: 0 },
     error: null,
     pace: "normal",             // the player's pace (casual/pace.js PACES), remembered
-    skipping: false,            // the current playback was told to finish at once
   };
 }
 

@@ -1,9 +1,11 @@
-// Kitten fishing page: wires input to the server (api.js), keeps state (state.js) and
-// draws it (render.js). The server plays every flip; this file only paces the events.
+// Kitten fishing page: wires input to the server (api.js), changes the state through its
+// mutators (state.js) and draws it (render.js, which alone touches the DOM and plays the
+// movements). The server plays every flip; this file only paces the events (playback.js).
 import * as api from "../casual/api.js";
 import * as S from "./state.js";
 import { PACES, loadPace, recall, remember, savePace } from "../casual/pace.js";
-import { cardLabel, elements, endTexts, fmt, render, flyBack, flipIn, slideTaken, finishAll } from "./render.js";
+import { createPlayback, finishOnInput } from "../frontend/playback.js";
+import { cardLabel, confirm, elements, endTexts, fmt, render } from "./render.js";
 
 // Every message from this game's own catalogue (context "kitten"): the site's other
 // catalogues hold the same English words in another register.
@@ -21,51 +23,20 @@ for (const name of ["deal", "flip", "highlight", "slide", "opponent", "auto"]) {
   base[name] = Number(root.dataset[`${name}Ms`]) || 0;
 }
 Object.assign(base, window.KITTEN_TIMING || {});
-state.pace = loadPace(GAME);
+S.setPace(state, loadPace(GAME));
 const timing = new Proxy(base, { get: (t, name) => t[name] * PACES[state.pace] });
 
 const draw = () => render(state, els);
 
-// --- waits ---------------------------------------------------------------------------
-// Animation waits end early when the animation is finished by a tap or key; plain waits
-// (Kitten thinking, Auto's pause) end early only when the game is interrupted.
-let fast = false;
-const skippers = new Set();
-const cancels = new Set();
-
-function wait(ms, set) {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => { clearTimeout(timer); set.delete(done); resolve(); };
-    const timer = setTimeout(done, ms);
-    set.add(done);
-  });
-}
-const animWait = (ms) => (fast ? Promise.resolve() : wait(ms, skippers));
-const plainWait = (ms) => wait(ms, cancels);
-
-function finishAnimation() {
-  fast = true;
-  finishAll();
-  for (const done of [...skippers]) done();
-}
+// --- pacing --------------------------------------------------------------------------
+// A tap or key finishes the running animation only (the seeds' rule: the next flip plays
+// at its pace); Kitten thinking and Auto's pause end early only when the game is
+// interrupted (playback.think).
+const playback = createPlayback();
 
 function interrupt() {
-  state.gen += 1;
-  finishAnimation();
-  for (const done of [...cancels]) done();
-}
-
-async function animation(body) {
-  state.animating = true;
-  fast = false;
-  draw();
-  try {
-    await body();
-  } finally {
-    state.animating = false;
-    fast = false;
-  }
+  S.interrupt(state);
+  playback.stop();
 }
 
 // --- messages ------------------------------------------------------------------------
@@ -103,63 +74,48 @@ function rememberShown(game) {
 }
 
 // --- playing events from the server --------------------------------------------------
-async function animateFlip(event, gen) {
-  await animation(async () => {
-    S.showFlip(state, event);
+// One flip: Kitten thinks first; the card turns; a capture shows its cards, then they slide.
+async function playFlip(event, gen) {
+  if (event.seat === 1) {
+    S.opponentThinks(state);
     draw();
-    await Promise.all([flipIn(els, fast ? 0 : timing.flip), animWait(timing.flip)]);
-    if (event.capture && gen === state.gen) {
-      S.highlightCapture(state, event);
-      S.setStatus(state, eventMessage(event));
+    await playback.think(timing.opponent);
+    if (gen !== state.gen) return;
+  }
+  S.showFlip(state, event, playback.motion(timing.flip));
+  draw();
+  await playback.pause(timing.flip);
+  if (event.capture && gen === state.gen) {
+    S.highlightCapture(state, event, eventMessage(event));
+    draw();
+    await playback.pause(timing.highlight);
+    if (gen === state.gen) {
+      S.slideTaken(state, event, playback.motion(timing.slide));
       draw();
-      await animWait(timing.highlight);
-      const start = event.capture.kind === "fish" ? event.capture.match_index : 0;
-      if (!fast && gen === state.gen) {
-        await Promise.all([slideTaken(els, start, event.seat, timing.slide), animWait(timing.slide)]);
-      }
+      await playback.pause(timing.slide);
     }
-  });
+  }
   if (gen !== state.gen) return;
-  S.showAfter(state, event);
-  if (!event.capture) S.setStatus(state, eventMessage(event));
+  S.showAfter(state, event, event.capture ? null : eventMessage(event));
   draw();
 }
 
+// True once every flip was played (none interrupted).
 async function playEvents(events, gen) {
-  for (const event of events) {
-    if (gen !== state.gen) return false;
-    if (event.type !== "flip") continue;
-    if (event.seat === 1) {
-      state.phase = "opponent";
-      state.shown.turn = "opponent";
-      draw();
-      await plainWait(timing.opponent);
-      if (gen !== state.gen) return false;
-    }
-    await animateFlip(event, gen);
-  }
-  return gen === state.gen;
+  const flips = events.filter((event) => event.type === "flip");
+  return (await playback.play(flips, (event) => playFlip(event, gen), { finishes: "step" })) && gen === state.gen;
 }
 
 function settle(game) {
-  S.setGame(state, game);
-  S.showView(state, game.view);
-  state.phase = game.status === "playing" ? "idle" : "over";
-  state.hint = state.phase === "idle" && game.number === 1 && game.moves === 0;
+  S.settle(state, game, game.status === "playing" ? null : endTexts(game.view.outcome).status);
   draw();
-  if (state.phase === "over") {
-    S.setStatus(state, endTexts(game.view.outcome).status);
-    draw();
-    els.end.focus({ preventScroll: false });
-  } else {
-    scheduleAuto();
-  }
+  if (state.phase === "idle") scheduleAuto();
 }
 
 async function scheduleAuto() {
   const gen = state.gen;
   if (!state.auto || state.phase !== "idle") return;
-  await plainWait(timing.auto);
+  await playback.think(timing.auto);
   if (gen === state.gen && state.auto && state.phase === "idle" && !state.animating) flip();
 }
 
@@ -168,7 +124,7 @@ let pending = Promise.resolve();
 
 async function resync() {
   const home = await api.casualHome(GAME);
-  state.tally = home.tally;
+  S.setTally(state, home.tally);
   if (home.current) {
     const shown = recall(GAME, home.current.id, home.current.moves);
     S.setStatus(state, shown ? shown.status : "");
@@ -183,8 +139,7 @@ function failed(error) {
     interrupt();
     return resync();
   }
-  S.setStatus(state, pgettext("kitten", "Could not reach the server. Try again."));
-  state.phase = state.game && state.game.status === "playing" ? "idle" : state.phase;
+  S.failed(state, pgettext("kitten", "Could not reach the server. Try again."));
   draw();
   return undefined;
 }
@@ -193,8 +148,7 @@ async function flip() {
   const game = state.game;
   if (!game || game.status !== "playing") return;
   const gen = state.gen;
-  state.phase = "busy";
-  state.hint = false;
+  S.asking(state);
   draw();
   let response;
   pending = api.casualMove(GAME, game.id, "flip", game.moves);
@@ -206,35 +160,28 @@ async function flip() {
   }
   rememberShown(response);
   if (gen !== state.gen) return;
-  state.game = response;  // the tally and the end panel wait for settle()
+  S.receive(state, response);
   if (await playEvents(response.events, gen)) settle(response);
 }
 
+// The 52 cards fly to the piles one by one; a tap, a key or Skip deals the rest at once.
 async function deal(first, gen) {
-  state.dealing = true;
-  state.phase = "dealing";
-  S.showEmptyDeal(state, first);
-  S.setStatus(state, pgettext("kitten", "Dealing…"));
-  await animation(async () => {
-    for (let i = 0; i < 52 && gen === state.gen; i++) {
-      S.dealOne(state, i);
-      draw();
-      if (!fast) flyBack(els, i % 2, Math.min(300, timing.deal / 4));
-      await animWait(timing.deal / 52);
-    }
-  });
-  state.dealing = false;
-  if (gen === state.gen) {
-    state.shown.piles = [26, 26];
-    S.setStatus(state, "");
+  S.beginDeal(state, first, pgettext("kitten", "Dealing…"));
+  draw();
+  const cards = Array.from({ length: 52 }, (_, i) => i);
+  const complete = await playback.play(cards, async (i) => {
+    S.dealOne(state, i, playback.motion(Math.min(300, timing.deal / 4)));
     draw();
-  }
+    await playback.pause(timing.deal / 52);
+  });
+  S.endDeal(state, complete && gen === state.gen);
+  draw();
 }
 
 async function newGame() {
   interrupt();
   const gen = state.gen;
-  state.phase = "busy";
+  S.setPhase(state, "busy");
   let game;
   try {
     game = await api.casualCreate(GAME);
@@ -259,11 +206,11 @@ async function newGame() {
 async function seeResult() {
   const game = state.game;
   if (!game || game.status !== "playing") return;
-  if (!(await confirmDialog(pgettext("kitten", "See the result now? The remaining cards are flipped at once.")))) return;
+  if (!(await confirm(els, pgettext("kitten", "See the result now? The remaining cards are flipped at once.")))) return;
   interrupt();
   await pending.catch(() => undefined);
   const gen = state.gen;
-  state.phase = "busy";
+  S.setPhase(state, "busy");
   draw();
   try {
     const response = await api.casualFinish(GAME, state.game.id, state.game.moves);
@@ -276,24 +223,13 @@ async function seeResult() {
 
 async function askNewGame() {
   const playing = state.game && state.game.status === "playing";
-  if (playing && !(await confirmDialog(pgettext("kitten", "Start a new game? This game will be abandoned.")))) return;
+  if (playing && !(await confirm(els, pgettext("kitten", "Start a new game? This game will be abandoned.")))) return;
   await newGame();
-}
-
-// --- confirmation dialog -------------------------------------------------------------
-function confirmDialog(text) {
-  return new Promise((resolve) => {
-    els.dialogText.textContent = text;
-    els.dialog.returnValue = "";
-    els.dialog.addEventListener("close", () => resolve(els.dialog.returnValue === "ok"), { once: true });
-    els.dialog.showModal();
-    els.dialog.querySelector("#kt-confirm-ok").focus();
-  });
 }
 
 // --- input ---------------------------------------------------------------------------
 function flipRequest() {
-  if (state.animating) { finishAnimation(); return; }
+  if (state.animating) { playback.finish(); return; }
   if (state.phase === "opponent") {
     S.setStatus(state, pgettext("kitten", "Wait for the opponent"));
     draw();
@@ -308,27 +244,13 @@ function flipRequest() {
 const CONTROL = ".kt-controls button:not(#kt-flip), #kt-skip, .kt-end button, .kt-pace select";
 const isControl = (target) => target instanceof Element && Boolean(target.closest(CONTROL));
 
-root.addEventListener("click", (e) => {
-  if (!state.animating || els.dialog.open || isControl(e.target)) return;
-  e.preventDefault();
-  e.stopPropagation();
-  finishAnimation();
-}, true);
+finishOnInput(root, playback, { active: () => state.animating && !els.dialog.open, controls: CONTROL });
 
+// Space or Enter on the table flips (once the animation, which they would only finish, is over).
 document.addEventListener("keydown", (e) => {
-  if (els.dialog.open || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (["Tab", "Shift", "Control", "Alt", "Meta"].includes(e.key)) return;
-  if (isControl(e.target)) {
-    // Enter/Space (and the select's own keys) reach the control: it acts on them.
-    if (state.animating) finishAnimation();
-    return;
-  }
-  if (state.animating) {
-    e.preventDefault();
-    e.stopPropagation();
-    finishAnimation();
-    return;
-  }
+  if (e.defaultPrevented || state.animating || els.dialog.open || e.ctrlKey || e.metaKey || e.altKey) return;
+  // Enter/Space (and the select's own keys) reach the control: it acts on them.
+  if (isControl(e.target)) return;
   if (e.key !== " " && e.key !== "Enter") return;
   const target = e.target;
   const own = target === document.body || target === els.piles[0] || target === els.flip
@@ -338,39 +260,37 @@ document.addEventListener("keydown", (e) => {
   if (!e.repeat) flipRequest();
 }, true);
 
-// Every control first finishes what is moving, then acts.
+// Every control first finishes what is moving (finishOnInput), then acts.
 function control(button, action) {
-  button.addEventListener("click", (e) => {
-    if (state.animating) finishAnimation();
-    action(e);
-  });
+  button.addEventListener("click", action);
 }
 
 els.piles[0].addEventListener("click", flipRequest);
 els.flip.addEventListener("click", flipRequest);
 control(els.skip, () => undefined);   // finishing the deal is what Skip does
 control(els.auto, () => {
-  state.auto = !state.auto;
+  S.setAuto(state, !state.auto);
   draw();
   scheduleAuto();
 });
 control(els.result, seeResult);
 control(els.newGame, askNewGame);
 control(els.replay, newGame);
-els.pace.value = state.pace;
 els.pace.addEventListener("change", () => {
-  state.pace = els.pace.value in PACES ? els.pace.value : state.pace;
+  if (Object.hasOwn(PACES, els.pace.value)) S.setPace(state, els.pace.value);
   savePace(GAME, state.pace);
+  draw();
 });
 
 if (document.fullscreenEnabled) {
-  els.fullscreen.hidden = false;
+  S.setFullscreen(state, Boolean(document.fullscreenElement));
   control(els.fullscreen, () => {
     if (document.fullscreenElement) document.exitFullscreen();
     else document.documentElement.requestFullscreen().catch(() => undefined);
   });
   document.addEventListener("fullscreenchange", () => {
-    els.fullscreen.setAttribute("aria-pressed", String(Boolean(document.fullscreenElement)));
+    S.setFullscreen(state, Boolean(document.fullscreenElement));
+    draw();
   });
 }
 

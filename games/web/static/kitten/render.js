@@ -1,5 +1,5 @@
-// The only module that touches the DOM: render(state) draws everything; the animation
-// helpers move elements and return promises that finishing the animations resolves.
+// The only module of the page that touches the DOM: render(state) draws everything and
+// plays the movement the state names (state.motion) once; confirm() asks in the dialog.
 
 import { cardLabel as writeCard, suitOf } from "../frontend/cards.js";
 
@@ -79,6 +79,9 @@ export function endTexts(outcome) {
   return { title, reason, status };
 }
 
+let wasOver = false;  // the end panel takes the focus when the game ends (or resumes ended)
+let played = null;    // the motion last played: each one plays once
+
 export function render(state, els) {
   const s = state.shown;
   const game = state.game;
@@ -108,6 +111,9 @@ export function render(state, els) {
   els.skip.classList.toggle("kt-gone", !state.dealing);
   els.skip.disabled = !state.dealing;
   els.auto.setAttribute("aria-pressed", String(state.auto));
+  if (els.pace.value !== state.pace) els.pace.value = state.pace;
+  els.fullscreen.hidden = state.fullscreen === null;
+  els.fullscreen.setAttribute("aria-pressed", String(Boolean(state.fullscreen)));
   const playing = game && game.status === "playing";
   els.flip.disabled = !playing;
   els.result.disabled = !playing;
@@ -130,6 +136,30 @@ export function render(state, els) {
     els.endOpponent.textContent = String(outcome.opponent_cards);
     els.endMoves.textContent = String(outcome.moves);
   }
+  if (outcome && !wasOver) els.end.focus({ preventScroll: false });
+  wasOver = Boolean(outcome);
+  playMotion(state, els);
+}
+
+function playMotion(state, els) {
+  const m = state.motion;
+  if (!m || m === played) return;
+  played = m;
+  if (m.ms <= 0) return;
+  if (m.kind === "deal") flyBack(els, m.seat, m.ms);
+  else if (m.kind === "flip") flipIn(els, m.ms);
+  else if (m.kind === "slide") slideTaken(els, m.start, m.seat, m.ms);
+}
+
+/** The confirmation dialog: resolves true once the player confirms ``text``. */
+export function confirm(els, text) {
+  return new Promise((resolve) => {
+    els.dialogText.textContent = text;
+    els.dialog.returnValue = "";
+    els.dialog.addEventListener("close", () => resolve(els.dialog.returnValue === "ok"), { once: true });
+    els.dialog.showModal();
+    els.dialog.querySelector("#kt-confirm-ok").focus();
+  });
 }
 
 function centre(el) {
@@ -137,13 +167,11 @@ function centre(el) {
   return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
 }
 
-function settled(animation) {
-  return animation.finished.then(() => undefined, () => undefined);
-}
+// The movements play on their own: the playback waits their length (and finishes them
+// with playback.finishMotion), so nothing here is awaited.
 
 /** A card back flying from the table to ``seat``'s pile (one dealt card). */
-export function flyBack(els, seat, ms) {
-  if (ms <= 0) return Promise.resolve();
+function flyBack(els, seat, ms) {
   const from = centre(els.table);
   const to = centre(els.piles[seat]);
   const card = document.createElement("div");
@@ -152,38 +180,29 @@ export function flyBack(els, seat, ms) {
   card.style.left = `${from.x - 18}px`;
   card.style.top = `${from.y - 26}px`;
   document.body.append(card);
-  const a = card.animate(
+  card.animate(
     [{ transform: "translate(0,0)" }, { transform: `translate(${to.x - from.x}px, ${to.y - from.y}px)` }],
-    { duration: ms, easing: "ease-out", fill: "forwards" });
-  return settled(a).then(() => card.remove());
+    { duration: ms, easing: "ease-out", fill: "forwards" }).finished.catch(() => {}).then(() => card.remove());
 }
 
 /** The flipped card turning face up at the end of the row. */
-export function flipIn(els, ms) {
+function flipIn(els, ms) {
   const last = els.table.lastElementChild;
-  if (!last || ms <= 0) return Promise.resolve();
-  return settled(last.animate(
-    [{ transform: "rotateY(90deg) scale(1.15)", opacity: 0.3 }, { transform: "none", opacity: 1 }],
-    { duration: ms, easing: "ease-out" }));
-}
-
-/** The taken row (from ``start`` to the end) sliding to ``seat``'s pile. */
-export function slideTaken(els, start, seat, ms) {
-  if (ms <= 0) return Promise.resolve();
-  const to = centre(els.piles[seat]);
-  const cards = [...els.table.children].slice(start);
-  return Promise.all(cards.map((el, i) => {
-    const from = centre(el);
-    return settled(el.animate(
-      [{ transform: "none", opacity: 1 },
-       { transform: `translate(${to.x - from.x}px, ${to.y - from.y}px) scale(.6)`, opacity: 0.2 }],
-      { duration: ms, delay: Math.min(i * 25, ms / 3), easing: "ease-in", fill: "forwards" }));
-  }));
-}
-
-/** Finish every running animation of the page at once. */
-export function finishAll() {
-  for (const a of document.getAnimations()) {
-    try { a.finish(); } catch (_) { a.cancel(); }
+  if (last) {
+    last.animate([{ transform: "rotateY(90deg) scale(1.15)", opacity: 0.3 }, { transform: "none", opacity: 1 }],
+      { duration: ms, easing: "ease-out" });
   }
+}
+
+/** The taken row (from ``start`` to the end) sliding to ``seat``'s pile, within ``ms``
+ * (each card a little after the one before it). */
+function slideTaken(els, start, seat, ms) {
+  const to = centre(els.piles[seat]);
+  [...els.table.children].slice(start).forEach((el, i) => {
+    const from = centre(el);
+    const delay = Math.min(i * 25, ms / 3);
+    el.animate([{ transform: "none", opacity: 1 },
+      { transform: `translate(${to.x - from.x}px, ${to.y - from.y}px) scale(.6)`, opacity: 0.2 }],
+    { duration: ms - delay, delay, easing: "ease-in", fill: "forwards" });
+  });
 }

@@ -1,5 +1,6 @@
-// The page's plain state and its mutators. No DOM, no rules: what is shown comes from
-// the server's view and events (piles, table, captures), replayed at animation pace.
+// The page's plain state and its mutators fn(state, …). No DOM, no rules: what is shown
+// comes from the server's view and events (piles, table, captures), replayed at the
+// playback's pace; a movement is a value here (``motion``) that render() plays once.
 
 export function createState() {
   return {
@@ -8,18 +9,36 @@ export function createState() {
     phase: "loading",    // loading | dealing | idle | busy | opponent | over
     animating: false,    // a deal or flip/capture animation is running (input only finishes it)
     dealing: false,
+    motion: null,        // {kind: deal | flip | slide, seat, start, ms}: the movement to play
     auto: false,
     pace: "normal",      // the player's pace (casual/pace.js PACES), remembered
     status: "",
     hint: false,
     tally: { win: 0, loss: 0, draw: 0 },
+    fullscreen: null,    // null where the browser has none, else whether the page is in it
     gen: 0,              // bumped by New game / See result: stale async flows stop
   };
+}
+
+// The page moves on (New game, See result, a stale game): what was under way stops.
+export function interrupt(state) {
+  state.gen += 1;
+  state.animating = false;
+  state.motion = null;
+}
+
+// A response from the server; the tally and the end panel wait for settle().
+export function receive(state, game) {
+  state.game = game;
 }
 
 export function setGame(state, game) {
   state.game = game;
   if (game && game.tally) state.tally = game.tally;
+}
+
+export function setTally(state, tally) {
+  state.tally = tally;
 }
 
 export function showView(state, view) {
@@ -29,37 +48,108 @@ export function showView(state, view) {
   };
 }
 
-export function showEmptyDeal(state, first) {
-  state.shown = { piles: [0, 0], table: [], moves: 0, turn: null, highlight: [], first };
+// The stored game as it stands, once its events have been played out (or skipped).
+export function settle(state, game, overStatus) {
+  setGame(state, game);
+  showView(state, game.view);
+  state.phase = game.status === "playing" ? "idle" : "over";
+  state.hint = state.phase === "idle" && game.number === 1 && game.moves === 0;
+  if (state.phase === "over") state.status = overStatus;
 }
 
-export function dealOne(state, index) {
+export function setPhase(state, phase) {
+  state.phase = phase;
+}
+
+// A flip sent: the hint has done its job.
+export function asking(state) {
+  state.phase = "busy";
+  state.hint = false;
+}
+
+// A request failed: the game is still where it was.
+export function failed(state, status) {
+  state.status = status;
+  if (state.game && state.game.status === "playing") state.phase = "idle";
+}
+
+export function beginDeal(state, first, status) {
+  state.dealing = true;
+  state.animating = true;
+  state.phase = "dealing";
+  state.shown = { piles: [0, 0], table: [], moves: 0, turn: null, highlight: [], first };
+  state.status = status;
+}
+
+export function dealOne(state, index, ms) {
   // Dealt one at a time, the player first (RULES.md §3: deck[0, 2, …] is the player's).
   state.shown.piles[index % 2] += 1;
+  state.motion = { kind: "deal", seat: index % 2, ms };
 }
 
-export function showFlip(state, event) {
+// ``complete``: the deal was not interrupted, every card is in its pile.
+export function endDeal(state, complete) {
+  state.dealing = false;
+  state.animating = false;
+  state.motion = null;
+  if (complete) {
+    state.shown.piles = [26, 26];
+    state.status = "";
+  }
+}
+
+export function opponentThinks(state) {
+  state.phase = "opponent";
+  state.shown.turn = "opponent";
+}
+
+export function showFlip(state, event, ms) {
+  state.animating = true;
   state.shown.table = [...state.shown.table, event.card];
   state.shown.piles[event.seat] = Math.max(0, state.shown.piles[event.seat] - 1);
   state.shown.moves = event.move;
   state.shown.turn = event.seat === 0 ? "player" : "opponent";
   state.shown.highlight = [];
+  state.motion = { kind: "flip", ms };
 }
 
-export function highlightCapture(state, event) {
+export function highlightCapture(state, event, status) {
   const last = state.shown.table.length - 1;
   const cap = event.capture;
   state.shown.highlight = cap.kind === "fish" ? [cap.match_index, last] : [last];
+  state.status = status;
 }
 
-export function showAfter(state, event) {
+// The taken row, from the matched card (a fish) or the whole table (a jack), slides away.
+export function slideTaken(state, event, ms) {
+  const start = event.capture.kind === "fish" ? event.capture.match_index : 0;
+  state.motion = { kind: "slide", seat: event.seat, start, ms };
+}
+
+// The table after the flip; ``status`` (the flip in words) unless a capture said it.
+export function showAfter(state, event, status) {
+  state.animating = false;
+  state.motion = null;
   state.shown.piles = [...event.piles];
   state.shown.table = [...event.table];
   state.shown.moves = event.move;
   state.shown.turn = event.seat === 0 ? "opponent" : "player";
   state.shown.highlight = [];
+  if (status !== null) state.status = status;
 }
 
 export function setStatus(state, text) {
   state.status = text;
+}
+
+export function setAuto(state, on) {
+  state.auto = on;
+}
+
+export function setPace(state, pace) {
+  state.pace = pace;
+}
+
+export function setFullscreen(state, on) {
+  state.fullscreen = on;
 }
