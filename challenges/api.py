@@ -18,9 +18,9 @@ from config.cache import FAILED as REDIS_FAILED
 from config.errors import ApiError
 from config.throttling import AskThrottle, LoginThrottle, PlayerCreateThrottle
 
-from . import days, selectors, services
+from . import selectors, services
 from .auth import PLAYER_BACKEND, current_player
-from .models import Attempt, DailyChallenge
+from .models import Attempt
 
 
 def body_fields(request, **types) -> dict:
@@ -57,26 +57,8 @@ def sessions_unavailable() -> ApiError:
     return ApiError("unavailable", "sessions cannot be ended right now; try again shortly")
 
 
-DATE_SHAPE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 BROWSER_COOKIE = "browser"
 BROWSER_SHAPE = re.compile(r"^[A-Za-z0-9_-]{24}$")
-
-
-def challenge_or_404(date_text: str) -> DailyChallenge:
-    if date_text == "today":
-        return services.challenge_for_day(day=days.today())
-    if not DATE_SHAPE.match(date_text):
-        raise ApiError("bad_date", "dates are YYYY-MM-DD")
-    day = selectors.parse_day(date_text)
-    if day is None or day < settings.FIRST_DAY:
-        raise ApiError("not_found", "there is no challenge on that day")
-    if day > days.today():
-        raise ApiError("not_found", "this day has not started yet")
-    found = DailyChallenge.objects.filter(game=services.DAILY_GAME, date=day).first()
-    if found is None:
-        # Past days are playable as practice even if nobody opened them that day.
-        found = services.challenge_for_day(day=day)
-    return found
 
 
 class PlayersView(APIView):
@@ -188,7 +170,7 @@ class ChallengeView(APIView):
         description="The day's deal: its commitment while open, its seed too once closed.",
     )
     def get(self, request, date: str):
-        return Response(selectors.challenge_public(challenge_or_404(date)))
+        return Response(selectors.challenge_public(services.challenge_on(date_text=date)))
 
 
 class AttemptStartView(APIView):
@@ -203,7 +185,7 @@ class AttemptStartView(APIView):
     )
     def post(self, request, date: str):
         player = require_player(request)
-        challenge = challenge_or_404(date)
+        challenge = services.challenge_on(date_text=date)
         browser = request.COOKIES.get(BROWSER_COOKIE, "")
         if not BROWSER_SHAPE.match(browser):
             browser = secrets.token_urlsafe(18)

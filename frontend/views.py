@@ -10,7 +10,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
-from challenges import days, selectors
+from challenges import days, selectors, services
 from challenges.auth import current_player
 from challenges.models import Player
 from challenges.services import DAILY_GAME
@@ -88,10 +88,8 @@ def leaderboard_go(request):
 
 
 def leaderboard(request, date: str):
-    from challenges.api import challenge_or_404
-
     day = _day_or_404(date)
-    challenge = challenge_or_404(day.isoformat())
+    challenge = services.challenge_on(date_text=day.isoformat())
     try:
         page = min(max(1, int(request.GET.get("page", "1"))), 10**6)  # beyond: an empty page, not a DB error
     except ValueError:

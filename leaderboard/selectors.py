@@ -6,7 +6,7 @@ import logging
 from typing import Iterator
 
 from django.db import connection
-from django.db.models import Q
+from django.db.models import Count, Q
 
 from challenges.models import Attempt, Player
 from challenges.names import shown_name
@@ -114,8 +114,6 @@ def player_result(*, challenge_id: int, player_id: int) -> Result | None:
 
 
 def score_histogram(*, challenge_id: int) -> list[dict]:
-    from django.db.models import Count
-
     return list(ranked_results(challenge_id).values("score").annotate(count=Count("id")).order_by("score"))
 
 

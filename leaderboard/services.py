@@ -5,9 +5,10 @@ import datetime as dt
 import logging
 
 from django.db import transaction
+from django.utils import timezone
 
 from challenges import days
-from challenges.models import Review
+from challenges.models import DailyChallenge, Review
 from games import fairplay
 
 from . import rank_index
@@ -103,10 +104,6 @@ def rebuild_index(*, challenge_id: int) -> int:
 
     Results verified while the snapshot is read may miss the new set: they are added
     again once it is in place (adding is idempotent)."""
-    from django.utils import timezone
-
-    from challenges.models import DailyChallenge
-
     challenge = DailyChallenge.objects.get(pk=challenge_id)
     opened = days.opens_at(challenge.date)
     started = timezone.now()

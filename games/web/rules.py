@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from games import gofish
+
 
 def _no_choice(body: dict[str, Any]) -> dict[str, Any]:
     return {}
@@ -41,8 +43,6 @@ def _gofish_options(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _gofish_page() -> dict[str, Any]:
-    from games import gofish
-
     return {"setup": {"min_players": gofish.MIN_PLAYERS, "max_players": gofish.MAX_PLAYERS,
                       "hand_sizes": {n: gofish.default_hand_size(n)
                                      for n in range(gofish.MIN_PLAYERS, gofish.MAX_PLAYERS + 1)}}}
