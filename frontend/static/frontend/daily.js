@@ -2,7 +2,7 @@
 // sends asks, plays the returned events out one by one, polls the verification.
 /* global gettext */
 import { getJSON, postJSON } from "./api.js";
-import "./wait.js";  // a 429 says when the page tries again by itself
+import { createSession } from "./session.js";
 import { fmt } from "./dom.js";
 import * as S from "./state.js";
 import { mount, render } from "./render.js";
@@ -45,8 +45,23 @@ function fail(err) {
   draw();
 }
 
+// Another tab (or a retry) moved this game on, or the day closed: the page catches up
+// with the server's view and says so in words (or not at all).
+const CATCH_UP = {
+  stale_move: () => gettext("This game moved on in another tab: here it is as it stands now."),
+  game_over: () => gettext("This game is already over."),
+  illegal_ask: () => null,
+  day_closed: () => null,
+};
+const session = createSession({
+  start: () => postJSON(`/api/challenges/${config.date}/attempt`),
+  send: (v, rank) => postJSON(`/api/attempts/${v.id}/asks`, { rank, move: v.move }),
+  reload: (v) => getJSON(`/api/attempts/${v.id}`),
+  stale: (err) => Object.hasOwn(CATCH_UP, err.code),
+});
+
 async function loadAttempt() {
-  const view = await postJSON(`/api/challenges/${config.date}/attempt`);
+  const view = await session.start();
   S.setView(state, view);
   draw();
   pollVerification();
@@ -92,22 +107,17 @@ async function onAsk(rank) {
   S.setBusy(state, true);
   S.setError(state, null);
   draw();
-  let next;
+  let played;
   try {
-    next = await postJSON(`/api/attempts/${v.id}/asks`, { rank, move: v.move });
+    played = await session.play(v, rank);
   } catch (err) {
-    // Another tab (or a retry) moved this game on, or the day closed: the page catches
-    // up with the server's view and says so in words.
-    const catchUp = { stale_move: () => gettext("This game moved on in another tab: here it is as it stands now."),
-      game_over: () => gettext("This game is already over."), illegal_ask: () => null, day_closed: () => null }[err.code];
-    if (!catchUp) return fail(err);
-    try {
-      S.setView(state, await getJSON(`/api/attempts/${v.id}`));
-    } catch (again) {
-      return fail(again);
-    }
+    return fail(err);
+  }
+  const next = played.game;
+  if (played.stale) {
+    S.setView(state, next);
     S.setBusy(state, false);
-    S.setNotice(state, catchUp());
+    S.setNotice(state, CATCH_UP[played.stale.code]());
     draw();
     return;
   }
@@ -164,7 +174,7 @@ async function onShare(text) {
 
 async function onAgain() {
   try {
-    S.setView(state, await postJSON(`/api/challenges/${config.date}/attempt`));
+    S.setView(state, await session.start());
   } catch (err) {
     return fail(err);
   }

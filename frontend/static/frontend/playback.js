@@ -26,14 +26,12 @@ export function createPlayback() {
   }
 
   const playback = {
-    playing: false,   // a play() is running
     hurried: false,   // finish() was asked: the rest shows at once
 
     /** ``step(item, i)`` for each item; false if stop() came first. finish() ends the
      * rest, or with ``finishes: "step"`` the running step only (Kitten's seeds). */
     async play(items, step, { finishes = "all" } = {}) {
       const mine = run;
-      playback.playing = true;
       playback.hurried = false;
       try {
         for (const [i, item] of items.entries()) {
@@ -43,10 +41,7 @@ export function createPlayback() {
         }
         return run === mine;
       } finally {
-        if (run === mine) {
-          playback.playing = false;
-          playback.hurried = false;
-        }
+        if (run === mine) playback.hurried = false;
       }
     },
 

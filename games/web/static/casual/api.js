@@ -1,9 +1,7 @@
 // Every HTTP call of the casual-game pages, on top of the site's one HTTP module
 // (frontend/api.js: JSON in and out, ApiError with .code and .status). No DOM, no rules.
 import { ApiError, getJSON, postJSON } from "../frontend/api.js";
-// Every casual page shows the site's rate-limit notice: a 429 is waited out and retried
-// by frontend/api.js, and this says so (the only DOM this module brings, by import).
-import "../frontend/wait.js";
+import { createSession } from "../frontend/session.js";
 
 export { ApiError };
 
@@ -16,3 +14,13 @@ export const casualMove = (game, id, play, move) =>
   postJSON(`/api/casual/${game}/games/${id}/moves`, { play, move });
 export const casualFinish = (game, id, move) =>
   postJSON(`/api/casual/${game}/games/${id}/finish`, { move });
+
+// A stale move (409) or a game gone (404): the page catches up with its current game.
+export const isStale = (err) => err instanceof ApiError && (err.status === 409 || err.status === 404);
+// ``start``: the browser's current game (or none) and its tally.
+export const casualSession = (game) => createSession({
+  start: () => casualHome(game),
+  send: (current, play) => casualMove(game, current.id, play, current.moves),
+  reload: () => casualHome(game),
+  stale: isStale,
+});

@@ -15,6 +15,7 @@ const config = {
   stepMs: Number(window.GOFISH_STEP_MS ?? root.dataset.stepMs ?? 700),
 };
 const state = S.createState(config);
+const session = api.casualSession(GAME);
 state.pace = loadPace(GAME);
 const draw = () => render(root, state);
 
@@ -44,9 +45,10 @@ function show(game) {
   draw();
 }
 
-// The server's current game, as stored: page load, reload, and after a 409.
-async function resync() {
-  const home = await api.casualHome(GAME);
+// The server's current game, as stored: page load, reload, and a stale or vanished game
+// (``home`` when the caller has it already).
+async function resync(home = null) {
+  if (!home) home = await session.start();
   S.setTally(state, home.tally);
   S.clearAnnouncements(state);
   if (home.current) {
@@ -86,18 +88,18 @@ async function onAsk(rank) {
   S.setPhase(state, "busy");
   S.setError(state, null);
   draw();
-  let response;
+  let played;
   try {
-    response = await api.casualMove(GAME, game.id, { seat: 0, target: state.target, rank }, game.moves);
-  } catch (error) {
-    if (error.status === 409 || error.status === 404) {
-      await resync().catch(fail);
+    played = await session.play(game, { seat: 0, target: state.target, rank });
+    if (played.stale) {
+      await resync(played.game);
       return;
     }
+  } catch (error) {
     fail(error);
     return;
   }
-  playing = playOut(response);
+  playing = playOut(played.game);
   await playing;
 }
 

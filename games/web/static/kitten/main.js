@@ -1,6 +1,6 @@
-// Kitten fishing page: wires input to the server (api.js), changes the state through its
-// mutators (state.js) and draws it (render.js, which alone touches the DOM and plays the
-// movements). The server plays every flip; this file only paces the events (playback.js).
+// Kitten fishing page: input to the server (api.js), the state through its mutators
+// (state.js), drawn and moved by render.js. The server plays every flip; this file
+// only paces the events (playback.js).
 import * as api from "../casual/api.js";
 import * as S from "./state.js";
 import { PACES, loadPace, recall, remember, savePace } from "../casual/pace.js";
@@ -15,6 +15,7 @@ const root = document.getElementById("kitten");
 const GAME = root.dataset.game;
 const els = elements(root);
 const state = S.createState();
+const session = api.casualSession(GAME);
 
 // Durations (ms) at the normal pace: data attributes, overridable with
 // window.KITTEN_TIMING (tests). The player's pace scales them all.
@@ -28,10 +29,8 @@ const timing = new Proxy(base, { get: (t, name) => t[name] * PACES[state.pace] }
 
 const draw = () => render(state, els);
 
-// --- pacing --------------------------------------------------------------------------
-// A tap or key finishes the running animation only (the seeds' rule: the next flip plays
-// at its pace); Kitten thinking and Auto's pause end early only when the game is
-// interrupted (playback.think).
+// A tap or key finishes the running animation only (the seeds' rule); Kitten thinking
+// and Auto's pause (playback.think) end early only when the game is interrupted.
 const playback = createPlayback();
 
 function interrupt() {
@@ -122,8 +121,10 @@ async function scheduleAuto() {
 // --- server calls --------------------------------------------------------------------
 let pending = Promise.resolve();
 
-async function resync() {
-  const home = await api.casualHome(GAME);
+// The server's current game, as stored (page load, and a stale or vanished game); ``home``
+// when the caller has it already.
+async function resync(home = null) {
+  if (!home) home = await session.start();
   S.setTally(state, home.tally);
   if (home.current) {
     const shown = recall(GAME, home.current.id, home.current.moves);
@@ -135,7 +136,7 @@ async function resync() {
 }
 
 function failed(error) {
-  if (error instanceof api.ApiError && (error.status === 409 || error.status === 404)) {
+  if (api.isStale(error)) {
     interrupt();
     return resync();
   }
@@ -151,9 +152,15 @@ async function flip() {
   S.asking(state);
   draw();
   let response;
-  pending = api.casualMove(GAME, game.id, "flip", game.moves);
+  pending = session.play(game, "flip");
   try {
-    response = await pending;
+    const played = await pending;
+    if (played.stale) {
+      interrupt();
+      await resync(played.game);
+      return;
+    }
+    response = played.game;
   } catch (error) {
     await failed(error);
     return;
@@ -228,8 +235,8 @@ async function askNewGame() {
 }
 
 // --- input ---------------------------------------------------------------------------
+// (During an animation, finishOnInput takes the tap or the key first.)
 function flipRequest() {
-  if (state.animating) { playback.finish(); return; }
   if (state.phase === "opponent") {
     S.setStatus(state, pgettext("kitten", "Wait for the opponent"));
     draw();
@@ -238,9 +245,8 @@ function flipRequest() {
   if (state.phase === "idle") flip();
 }
 
-// The seed's rule: during an animation a tap or key on the table only finishes it (no
-// card is flipped too many); a control button always does what it says at once, and
-// finishes the animation as well. Flip and the pile are the table's own "flip" input.
+// The seed's rule: during an animation a tap or key only finishes it (no card is flipped
+// too many); a control also does what it says. Flip and the pile are the table's own.
 const CONTROL = ".kt-controls button:not(#kt-flip), #kt-skip, .kt-end button, .kt-pace select";
 const isControl = (target) => target instanceof Element && Boolean(target.closest(CONTROL));
 
@@ -261,9 +267,7 @@ document.addEventListener("keydown", (e) => {
 }, true);
 
 // Every control first finishes what is moving (finishOnInput), then acts.
-function control(button, action) {
-  button.addEventListener("click", action);
-}
+const control = (button, action) => button.addEventListener("click", action);
 
 els.piles[0].addEventListener("click", flipRequest);
 els.flip.addEventListener("click", flipRequest);

@@ -3,6 +3,8 @@
 
 import { cardLabel as writeCard, suitOf } from "../frontend/cards.js";
 
+import { el } from "../frontend/dom.js";
+
 export { fmt } from "../frontend/dom.js";
 
 const LOW_PILE = 3; // a pile this small is emphasized
@@ -15,46 +17,22 @@ const asPrinted = (rank) => rank;
 export const cardLabel = (card) => writeCard(card, asPrinted);
 
 export function elements(root) {
-  const $ = (id) => root.querySelector(`#${id}`);
+  const $ = (id) => root.querySelector(`#kt-${id}`);
   return {
-    root,
-    board: $("kt-board"),
-    piles: [$("kt-pile-0"), $("kt-pile-1")],
-    counts: [$("kt-count-0"), $("kt-count-1")],
-    table: $("kt-table"),
-    turn: $("kt-turn"),
-    moves: $("kt-moves"),
-    first: $("kt-first"),
-    hint: $("kt-hint"),
-    status: $("kt-status"),
-    flip: $("kt-flip"),
-    skip: $("kt-skip"),
-    auto: $("kt-auto"),
-    result: $("kt-result"),
-    newGame: $("kt-new"),
-    fullscreen: $("kt-fullscreen"),
-    pace: $("kt-pace"),
-    end: $("kt-end"),
-    endTitle: $("kt-end-title"),
-    endReason: $("kt-end-reason"),
-    endPlayer: $("kt-end-player"),
-    endOpponent: $("kt-end-opponent"),
-    endMoves: $("kt-end-moves"),
-    replay: $("kt-replay"),
-    dialog: $("kt-confirm"),
-    dialogText: $("kt-confirm-text"),
-    tally: root.querySelector("#kt-tally"),
+    root, board: $("board"), piles: [$("pile-0"), $("pile-1")], counts: [$("count-0"), $("count-1")],
+    table: $("table"), turn: $("turn"), moves: $("moves"), first: $("first"), hint: $("hint"),
+    status: $("status"), flip: $("flip"), skip: $("skip"), auto: $("auto"), result: $("result"),
+    newGame: $("new"), fullscreen: $("fullscreen"), pace: $("pace"), end: $("end"),
+    endTitle: $("end-title"), endReason: $("end-reason"), endPlayer: $("end-player"),
+    endOpponent: $("end-opponent"), endMoves: $("end-moves"), replay: $("replay"),
+    dialog: $("confirm"), dialogText: $("confirm-text"), tally: $("tally"),
   };
 }
 
 function cardElement(card, index, highlighted) {
-  const li = document.createElement("li");
-  const suit = suitOf(card);
-  li.className = "kt-card" + (suit === "H" || suit === "D" ? " kt-red" : "") + (highlighted ? " kt-match" : "");
-  li.dataset.card = card;
-  li.dataset.index = String(index);
-  li.textContent = cardLabel(card);
-  return li;
+  const red = "HD".includes(suitOf(card));
+  return el("li", { class: "kt-card" + (red ? " kt-red" : "") + (highlighted ? " kt-match" : ""),
+    "data-card": card, "data-index": index, text: cardLabel(card) });
 }
 
 /** The end panel's title and reason, and the status line that says both in one

@@ -1,6 +1,6 @@
 // The page's plain state and its mutators fn(state, …). No DOM, no rules: what is shown
-// comes from the server's view and events (piles, table, captures), replayed at the
-// playback's pace; a movement is a value here (``motion``) that render() plays once.
+// comes from the server's view and events; a movement is a value (``motion``) that
+// render() plays once.
 
 export function createState() {
   return {
@@ -15,7 +15,7 @@ export function createState() {
     status: "",
     hint: false,
     tally: { win: 0, loss: 0, draw: 0 },
-    fullscreen: null,    // null where the browser has none, else whether the page is in it
+    fullscreen: null,    // null without full screen, else whether the page is in it
     gen: 0,              // bumped by New game / See result: stale async flows stop
   };
 }
@@ -27,7 +27,7 @@ export function interrupt(state) {
   state.motion = null;
 }
 
-// A response from the server; the tally and the end panel wait for settle().
+// A response; the tally and the end panel wait for settle().
 export function receive(state, game) {
   state.game = game;
 }
@@ -48,7 +48,7 @@ export function showView(state, view) {
   };
 }
 
-// The stored game as it stands, once its events have been played out (or skipped).
+// The stored game, once its events are played out.
 export function settle(state, game, overStatus) {
   setGame(state, game);
   showView(state, game.view);
@@ -120,13 +120,13 @@ export function highlightCapture(state, event, status) {
   state.status = status;
 }
 
-// The taken row, from the matched card (a fish) or the whole table (a jack), slides away.
+// The taken row slides away: from the matched card (a fish), or all (a jack).
 export function slideTaken(state, event, ms) {
   const start = event.capture.kind === "fish" ? event.capture.match_index : 0;
   state.motion = { kind: "slide", seat: event.seat, start, ms };
 }
 
-// The table after the flip; ``status`` (the flip in words) unless a capture said it.
+// The table after the flip; ``status`` null when a capture said it.
 export function showAfter(state, event, status) {
   state.animating = false;
   state.motion = null;
