@@ -29,7 +29,6 @@ import time
 from bench.pgdb import PG, ensure_database
 
 os.environ["DATABASE_URL"] = f"{PG}/bench"
-os.environ["REDIS_URL"] = os.environ.get("BENCH_REDIS_ASK", "redis://127.0.0.1:6379/13")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
 # One client makes every player and every ask: per-IP and per-player limits would stop it.
@@ -74,6 +73,9 @@ def main() -> None:
     parser.add_argument("--asks", type=int, default=300, help="asks per block")
     args = parser.parse_args()
 
+    from bench.own_redis import own_redis
+
+    os.environ["REDIS_URL"] = own_redis("BENCH_REDIS_ASK")
     ensure_database()
     import django
 

@@ -38,8 +38,11 @@ def finished_attempts(n: int, *, day: dt.date):
         [Player(user=u, name=f"b{stamp} {i}", name_key=f"b{stamp} {i}", token_hash=f"{stamp}-{i}".ljust(64, "x")) for i, u in enumerate(users)],
         batch_size=2000)
     now = timezone.now()
+    # Finished while the day's ranked asks were allowed (docs/fairplay.md): a past day's
+    # attempts stamped "now" would be rejected as finished after the close, never ranked.
+    finished = min(now, challenge.reveals_at - dt.timedelta(minutes=1))
     attempts = Attempt.objects.bulk_create(
         [Attempt(player=p, challenge=challenge, ranked=True, moves=moves, status="verifying",
-                 finished_at=now - dt.timedelta(milliseconds=i), verify_enqueued_at=now)
+                 finished_at=finished - dt.timedelta(milliseconds=i), verify_enqueued_at=now)
          for i, p in enumerate(players)], batch_size=2000)
     return challenge, [a.pk for a in attempts]

@@ -3,8 +3,9 @@ side by side with a plain Postgres count rank and a window function, at several 
 
     .venv/bin/python -m bench.leaderboard_scale --sizes 100000 1000000 10000000
 
-Uses its own database (`bench`, created on the local Postgres) and Redis database 13,
-so it never touches the test or site data. Targets (issue 8) at 10M results in one day:
+Uses its own database (`bench`, created on the local Postgres) and a redis-server of its
+own (BENCH_REDIS to choose one, e.g. to --reuse-index across runs), so it never touches the
+test or site data. Targets (issue 8) at 10M results in one day:
 my-rank p99 <= 2 ms, top-50 p99 <= 5 ms.
 """
 from __future__ import annotations
@@ -18,7 +19,6 @@ import time
 from bench.pgdb import PG, ensure_database
 
 os.environ["DATABASE_URL"] = f"{PG}/bench"
-os.environ["REDIS_URL"] = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/13")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
 
@@ -63,10 +63,11 @@ def fill(size: int):
             opened = days.opens_at(day)
             cur.execute("""
                 insert into leaderboard_result (attempt_id, challenge_id, player_id, ranked, score,
-                  player_pairs, opponent_pairs, asks, finished_at, verified_at, disqualified, indexed)
+                  player_pairs, opponent_pairs, asks, finished_at, verified_at, disqualified, indexed,
+                  suspicion, flagged)
                 select %s + g, %s, 1000000001 + g %% 1000, true, 1000 + 30 * (p - (26 - p)), p, 26 - p,
                        15 + (g * 7919) %% 30, %s + ((g * 104729) %% 86400000) * interval '1 millisecond',
-                       now() - interval '1 day', false, true
+                       now() - interval '1 day', false, true, 0, false
                 from (select g::bigint as g, 5 + (g::bigint * 31337) %% 17 as p from generate_series(1, %s) g) s""",
                         [base, challenge.pk, opened, size])
             cur.execute("set session_replication_role = origin")
@@ -80,6 +81,11 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=2000)
     parser.add_argument("--reuse-index", action="store_true", help="keep a day's index built by an earlier run")
     args = parser.parse_args()
+    if args.reuse_index and not os.environ.get("BENCH_REDIS"):
+        parser.error("--reuse-index needs BENCH_REDIS (a Redis that outlives the run; its own one does not)")
+    from bench.own_redis import own_redis
+
+    os.environ["REDIS_URL"] = own_redis("BENCH_REDIS")
     ensure_database()
     import django
 
