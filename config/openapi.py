@@ -343,3 +343,19 @@ def _casual_extension(class_name: str, method: str, schema: dict):
 
 
 CASUAL_EXTENSIONS = [_casual_extension(name, method, schema) for name, (method, schema) in _CASUAL.items()]
+
+
+def bad_token_everywhere(result, generator, request, public):
+    """drf-spectacular postprocessing: every operation answers 401 `bad_token` to an
+    Authorization header that names no live token (a rotated or deleted player's), public
+    ones included, because authentication runs before the view. Operations that describe
+    their own 401 keep it."""
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            responses = operation.get("responses") if isinstance(operation, dict) else None
+            if responses is not None and "401" not in responses:
+                responses["401"] = {
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                    "description": "`bad_token`: the Authorization header names no live token",
+                }
+    return result

@@ -76,6 +76,8 @@ MIDDLEWARE = [
     "config.errors.BodySizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # A session and its user's copy in one Redis round trip (challenges/auth.py).
+    "challenges.auth.PrefetchMiddleware",
     "config.middleware.PageLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -202,6 +204,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.openapi.bad_token_everywhere"],
 }
 
 # Rate limits ("N/second|minute|hour|day"; "off" disables), counted in the cache, so
