@@ -14,10 +14,10 @@ import statistics
 import time
 from pathlib import Path
 
-from games.conformance import run_case
-from games.kitten import ENGINE as KITTEN
-from games.kitten import play_to_end
-from games.peche import ENGINE as PECHE
+from games.rules.conformance import run_case
+from games.rules.kitten import ENGINE as KITTEN
+from games.rules.kitten import play_to_end
+from games.rules.peche import ENGINE as PECHE
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 LIMIT_GAME = {"seed": "bench-55798", "first": "opponent"}  # reaches the 5000-move limit

@@ -1,4 +1,4 @@
-"""Fair-play benchmark (not a test): how often games/fairplay.py flags simulated Pêche
+"""Fair-play benchmark (not a test): how often games/rules/fairplay.py flags simulated Pêche
 cheaters, and how rarely it flags honest players, at the thresholds in force.
 
     .venv/bin/python -m bench.fairplay [--seeds 3000] [--seed-base 100000] [--sweep]
@@ -31,9 +31,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from games import fairplay
-from games.cards import rank_of, shuffled_deck
-from games.peche import ENGINE, OPPONENT, PLAYER
+from games.rules import fairplay
+from games.rules.cards import rank_of, shuffled_deck
+from games.rules.peche import ENGINE, OPPONENT, PLAYER
 
 Z95 = 1.959964
 AIM_DETECTION = 0.95  # issue 13: full-knowledge cheaters flagged per game …
@@ -421,9 +421,9 @@ def machine() -> str:
 def commit() -> str:
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "games/fairplay.py", "bench/fairplay.py"],
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "games/rules/fairplay.py", "bench/fairplay.py"],
                                capture_output=True, text=True, check=True)
-        return head.stdout.strip() + (" + uncommitted games/fairplay.py or bench/fairplay.py" if dirty.stdout.strip() else "")
+        return head.stdout.strip() + (" + uncommitted games/rules/fairplay.py or bench/fairplay.py" if dirty.stdout.strip() else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"
 

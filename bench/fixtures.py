@@ -10,7 +10,7 @@ _batch = itertools.count()
 
 def complete_asks(seed: str) -> list[str]:
     """A complete ask sequence for a deal: always the first rank in hand."""
-    from games.peche import ENGINE
+    from games.rules.peche import ENGINE
 
     state = ENGINE.new(seed=seed)
     moves: list[str] = []

@@ -1,6 +1,6 @@
 """How strong is the Go Fish perfect-memory opponent? ``python -m bench.gofish_strength``
 
-Plays seeded games between the simulated seats of games/gofish.py and a *random
+Plays seeded games between the simulated seats of games/rules/gofish.py and a *random
 asker* (a random rank it holds, of a random seat holding cards; drawn from a
 ``random.Random`` seeded here — randomness is fine outside games/). Seats rotate
 across games so that no side always starts. Reports, for the seat(s) of interest,
@@ -15,8 +15,8 @@ import random
 import time
 from dataclasses import dataclass
 
-from games.cards import RANK_INDEX, rank_of
-from games.gofish import ENGINE
+from games.rules.cards import RANK_INDEX, rank_of
+from games.rules.gofish import ENGINE
 
 
 def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:

@@ -15,7 +15,7 @@ import statistics
 import time
 from pathlib import Path
 
-from games.kitten import DEFAULT_LIMIT, ENGINE, play_to_end
+from games.rules.kitten import DEFAULT_LIMIT, ENGINE, play_to_end
 
 LIMIT_GAME = {"seed": "bench-55798", "first": "opponent"}  # 5000 moves, reason "limit"
 TARGET_MS = 5.0

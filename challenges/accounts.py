@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.base import DomainError
+from games.rules.base import DomainError
 
 from .models import Attempt, DeviceCode, Player
 from .services import clean_name, hash_token

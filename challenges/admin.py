@@ -19,8 +19,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from config.throttling import admin_login_refused
-from games import fairplay
-from games.registry import engine
+from games.rules import fairplay
+from games.rules.registry import engine
 from leaderboard import selectors as board
 from leaderboard.services import result_disqualify
 
@@ -95,7 +95,7 @@ class PlayerAdmin(ReadOnlyAdmin):
 
 def replay_steps(attempt: Attempt) -> list[dict]:
     """Every turn of the attempt with full information, and for each of the player's asks
-    what public information made of it (games/fairplay.py)."""
+    what public information made of it (games/rules/fairplay.py)."""
     game = engine(attempt.challenge.game)
     state = game.new(seed=attempt.challenge.seed)
     evidence = {e.index: e for e in fairplay.assess(attempt.challenge.seed, list(attempt.moves)).asks}

@@ -6,8 +6,8 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from games.base import DomainError, Engine
-from games.registry import engine
+from games.rules.base import DomainError, Engine
+from games.rules.registry import engine
 
 from .play import StoredGame
 

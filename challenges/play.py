@@ -10,7 +10,7 @@ from typing import Any, cast
 from django.db import connection, models
 from django.utils import timezone
 
-from games.base import Engine, GameOver, StaleMove
+from games.rules.base import Engine, GameOver, StaleMove
 
 PLAYING = "playing"
 

@@ -5,7 +5,7 @@ import datetime as dt
 
 from django.utils import timezone
 
-from games.registry import engine
+from games.rules.registry import engine
 
 from .models import Attempt, DailyChallenge
 

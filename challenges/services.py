@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from config.db import one_statement
 from config.redis_client import redis_client
-from games import fairplay
-from games.base import DomainError, ReplayError
-from games.registry import engine
+from games.rules import fairplay
+from games.rules.base import DomainError, ReplayError
+from games.rules.registry import engine
 
 from . import days, names
 from .models import Attempt, DailyChallenge, Player, Review

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from config.middleware import is_api
-from games.base import DomainError
+from games.rules.base import DomainError
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from challenges.auth import current_player
 from challenges.models import Player
 from challenges.services import DAILY_GAME
 from leaderboard import selectors as board
-from games.lessons import lessons
-from games.registry import engine
+from games.rules.lessons import lessons
+from games.rules.registry import engine
 from leaderboard.models import Result
 
 PAGE_SIZE = 50

@@ -18,7 +18,7 @@ class Result(models.Model):
     disqualified = models.BooleanField(default=False)
     # False until the rank index holds this result; the sweeper retries (e.g. Redis down).
     indexed = models.BooleanField(default=False)
-    # How the asks were chosen (games/fairplay.py): a log-likelihood ratio of a player who
+    # How the asks were chosen (games/rules/fairplay.py): a log-likelihood ratio of a player who
     # knows the deal against one who only knows what the table shows; high is suspicious.
     suspicion = models.FloatField(default=0.0)
     flagged = models.BooleanField(default=False)

@@ -10,7 +10,7 @@ from django.db.models import Count, Q
 
 from challenges.models import Attempt, Player
 from challenges.names import shown_name
-from games import fairplay
+from games.rules import fairplay
 
 from . import rank_index
 from .models import Result

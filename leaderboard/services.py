@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from challenges import days
 from challenges.models import DailyChallenge, Review
-from games import fairplay
+from games.rules import fairplay
 
 from . import rank_index
 from .models import Result

@@ -11,7 +11,7 @@ from django.test import Client
 
 from challenges import days, services
 from challenges.models import Attempt, Player, Review
-from games.peche import ENGINE
+from games.rules.peche import ENGINE
 from leaderboard.models import Result
 from tests.conftest import new_player
 from tests.test_daily_api import finish_without_verifying, play_to_end, start

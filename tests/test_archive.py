@@ -13,7 +13,7 @@ from django.test import Client
 
 from challenges import days, services
 from challenges.models import Attempt, Player
-from games.peche import ENGINE
+from games.rules.peche import ENGINE
 from leaderboard import selectors
 from leaderboard.models import Result
 from tests.conftest import new_player

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from challenges import days, services
 from challenges.models import Attempt, DailyChallenge, Player
-from games.peche import ENGINE
+from games.rules.peche import ENGINE
 from leaderboard.models import Result
 from tests.conftest import ROOT, free_port, new_player, wait_for
 

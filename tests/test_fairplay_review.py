@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 
 from challenges import services
 from challenges.models import Attempt, Player
-from games.fairplay import WatchedGame
-from games.peche import ENGINE
+from games.rules.fairplay import WatchedGame
+from games.rules.peche import ENGINE
 from leaderboard.models import Result
 from tests.conftest import new_player
 

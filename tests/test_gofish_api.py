@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from games.cards import RANKS, rank_of
-from games.gofish import ENGINE
+from games.rules.cards import RANKS, rank_of
+from games.rules.gofish import ENGINE
 from games.web.models import CasualGame
 from tests.conftest import new_player
 

@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from challenges import days
-from games.peche import ENGINE
+from games.rules.peche import ENGINE
 from tests.conftest import ROOT
 
 NODE = shutil.which("node")
@@ -92,7 +92,7 @@ def test_the_js_engine_plays_as_the_python_engine(tmp_path):
 
 
 def test_the_js_commitment_and_deck_are_the_servers():
-    from games.cards import shuffled_deck
+    from games.rules.cards import shuffled_deck
 
     seeds = ["2026-11-29", "pub-peche-0", "graine é ✓ 日本", "x" * 200]
     script = (f"import {{ commitmentOf, shuffledDeck }} from {json.dumps(ENGINE_JS.as_uri())};\n"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.kitten import ENGINE
+from games.rules.kitten import ENGINE
 from games.web.models import CasualGame
 from tests.conftest import new_player
 

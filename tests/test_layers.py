@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from config.errors import STATUS, status_of
-from games.base import DomainError, GameOver, StaleMove
+from games.rules.base import DomainError, GameOver, StaleMove
 
 ROOT = Path(__file__).resolve().parents[1]
 DOMAIN_MODULES = sorted(p for p in ROOT.glob("*/**/*.py")

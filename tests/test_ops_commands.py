@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from challenges import days
 from challenges.models import Attempt, DailyChallenge
-from games.peche import ENGINE
+from games.rules.peche import ENGINE
 from leaderboard import rank_index
 from leaderboard.models import Result
 from tests.conftest import new_player

@@ -4,8 +4,8 @@ from typing import Any
 from django.db import models
 
 from challenges.play import StoredGame
-from games.base import Engine
-from games.registry import engine
+from games.rules.base import Engine
+from games.rules.registry import engine
 
 from .rules import CASUAL_RULES
 

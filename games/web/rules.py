@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from games import gofish
+from games.rules import gofish
 
 
 def _no_choice(body: dict[str, Any]) -> dict[str, Any]:

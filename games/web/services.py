@@ -8,8 +8,8 @@ from typing import Any
 from django.db import transaction
 
 from challenges.play import one_move, play_stored
-from games.base import DomainError
-from games.registry import engine
+from games.rules.base import DomainError
+from games.rules.registry import engine
 
 from .models import CasualGame, CasualOwner
 

@@ -65,7 +65,7 @@ def history_text(h: dict) -> str:
 
 
 def replay_events(seed: str, moves: list[str]) -> list[list[dict]]:
-    from games.registry import engine
+    from games.rules.registry import engine
 
     game = engine("peche")
     state = game.new(seed=seed)
@@ -147,7 +147,7 @@ def test_full_game_with_the_keyboard_only(new_page, request):
     history = attempt_view(attempt)["history"]
     assert page.locator("#history li").all_text_contents() == [history_text(h) for h in history]
     # The log: rebuilt from the history by the reload, then every event announced since.
-    from games.peche import ENGINE
+    from games.rules.peche import ENGINE
 
     events = [e for batch in replay_events(attempt.challenge.seed, attempt.moves)[log_from:] for e in batch]
     at_reload = ENGINE.view(ENGINE.replay({"seed": attempt.challenge.seed}, attempt.moves[:log_from], partial=True),

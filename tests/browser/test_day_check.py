@@ -26,7 +26,7 @@ def ranked_games(day: dt.date, names: list[str]) -> list:
     scores and asks differ), finishing a minute apart."""
     from challenges import services
     from challenges.models import Attempt, Player
-    from games.peche import ENGINE
+    from games.rules.peche import ENGINE
     from tests.conftest import new_player
 
     challenge = services.challenge_for_day(day=day)

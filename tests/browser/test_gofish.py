@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from games.gofish import ENGINE
+from games.rules.gofish import ENGINE
 from games.web.models import CasualGame
 
 from .conftest import no_horizontal_scroll, screenshot

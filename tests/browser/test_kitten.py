@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from games.kitten import ENGINE
+from games.rules.kitten import ENGINE
 from games.web.models import CasualGame
 
 from .conftest import no_horizontal_scroll, screenshot

@@ -21,7 +21,7 @@ def test_step_through_a_replay_with_the_keyboard(new_page, locale):
     page.context.add_cookies([{"name": "sessionid", "value": session_for(attempt), "url": page.base}])
     page.goto(page.base + f"/replays/{attempt.pk}/")
     total = len(attempt.moves)
-    from games.peche import ENGINE
+    from games.rules.peche import ENGINE
 
     dealt = ENGINE.new(seed=attempt.challenge.seed)
     shown = page.eval_on_selector_all("#opponent-cards .card", "cs => cs.map(c => c.className)")

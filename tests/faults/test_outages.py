@@ -11,7 +11,7 @@ import pytest
 
 from challenges import days
 from challenges.models import Attempt, DailyChallenge
-from games.peche import ENGINE
+from games.rules.peche import ENGINE
 from leaderboard import selectors
 from leaderboard.models import Result
 from tests.conftest import fresh_session_redis, wait_for

@@ -1,4 +1,4 @@
-"""Every shared vector through the real command, and the engines' purity."""
+"""Every shared vector through the real command, and the rules library's purity."""
 from __future__ import annotations
 
 import ast
@@ -51,18 +51,26 @@ def test_malformed_lines_give_an_error_and_the_run_goes_on(tmp_path):
     assert all(r["error"] == "bad_input" for r in results[1:-1])
 
 
-def test_games_engines_import_only_the_standard_library():
-    allowed = set(sys.stdlib_module_names) | {"games", "__future__"}
+def test_the_rules_library_imports_only_the_standard_library():
+    """Every module of games/rules/, with no exception: the standard library, __future__ and
+    the package itself (relative imports or games.rules.*). The casual app is beside it."""
+    modules = sorted((ROOT / "games" / "rules").rglob("*.py"))
+    assert {"base.py", "cards.py", "peche.py", "kitten.py", "gofish.py", "registry.py"} <= {p.name for p in modules}
+    allowed = set(sys.stdlib_module_names) | {"__future__"}
     offenders = []
-    for path in (ROOT / "games").rglob("*.py"):
-        if "web" in path.relative_to(ROOT / "games").parts:
-            continue  # games/web is the Django app of casual-game sessions
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
-            names = []
+    for path in modules:
+        for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] not in allowed]
+                names = [node.module or ""]
+            else:
+                continue
+            offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names
+                          if n.split(".")[0] not in allowed and n != "games.rules" and not n.startswith("games.rules.")]
     assert not offenders
+
+
+def test_games_holds_the_rules_library_and_the_casual_app_beside_it():
+    entries = {p.name for p in (ROOT / "games").iterdir() if p.name != "__pycache__"}
+    assert entries == {"__init__.py", "rules", "web"}

@@ -1,4 +1,4 @@
-"""Clairvoyance detector (games/fairplay.py, docs/fairplay.md §3). Pure: no Django, no database."""
+"""Clairvoyance detector (games/rules/fairplay.py, docs/fairplay.md §3). Pure: no Django, no database."""
 from __future__ import annotations
 
 import random
@@ -6,9 +6,9 @@ import random
 import pytest
 
 from bench import fairplay as bench
-from games import fairplay
-from games.cards import shuffled_deck
-from games.peche import ENGINE
+from games.rules import fairplay
+from games.rules.cards import shuffled_deck
+from games.rules.peche import ENGINE
 
 SEEDS = [f"watched-{i}" for i in range(150)]
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.base import GameError, ReplayError
-from games.cards import UNSHUFFLED, shuffled_deck
-from games.peche import ENGINE, opponent_choice
+from games.rules.base import GameError, ReplayError
+from games.rules.cards import UNSHUFFLED, shuffled_deck
+from games.rules.peche import ENGINE, opponent_choice
 
 VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "peche.jsonl"
 CASES = [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]

@@ -2,7 +2,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from games.conformance import run_line
+from games.rules.conformance import run_line
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand
 from challenges import services
 from challenges.management.operator import day_argument, existing_challenge, progress
 from challenges.models import Attempt
-from games.base import DomainError
+from games.rules.base import DomainError
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ import importlib
 
 from .base import Engine, GameError
 
-_MODULES = {"peche": "games.peche", "kitten": "games.kitten", "gofish": "games.gofish"}
+_MODULES = {"peche": "games.rules.peche", "kitten": "games.rules.kitten", "gofish": "games.rules.gofish"}
 GAME_NAMES = tuple(_MODULES)
 
 

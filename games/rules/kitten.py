@@ -6,7 +6,7 @@ card of a rank already in the row fishes from that card to the end. Nothing is
 ever chosen, so the outcome is fixed by the deal and ``first``.
 
 The player's only move is the string ``"flip"``. Kitten's flips are the
-automatic steps of the protocol (games/base.py): ``apply(state, "flip")`` plays
+automatic steps of the protocol (games/rules/base.py): ``apply(state, "flip")`` plays
 the player's flip and then Kitten's, so ``to_move`` is 0 or None, never 1.
 
 Events (JSON-ready dicts, in play order):

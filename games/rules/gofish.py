@@ -60,8 +60,8 @@ from fractions import Fraction
 from math import comb
 from typing import Any, TypeGuard
 
-from games.base import GameError, ReplayError
-from games.cards import RANK_INDEX, RANK_SET, RANKS, check_deck, rank_of, shuffled_deck
+from .base import GameError, ReplayError
+from .cards import RANK_INDEX, RANK_SET, RANKS, check_deck, rank_of, shuffled_deck
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
