@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games.rules.base import DomainError
 
+from .auth import forget_user
 from .models import Attempt, DeviceCode, Player
 from .services import clean_name, hash_token
 
@@ -41,6 +42,7 @@ def player_rename(*, player: Player, name: Any) -> Player:
     name, key = clean_name(name)
     try:
         with transaction.atomic():
+            forget_user(player.user_id)  # its shared copy (an update() sends no signal)
             Player.objects.filter(pk=player.pk, deleted_at__isnull=True).update(name=name, name_key=key)
     except IntegrityError:  # the unique look-alike key: the player's own key is theirs
         raise AccountError("name_taken", "this name, or one that looks like it, is already taken") from None

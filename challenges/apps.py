@@ -11,6 +11,11 @@ class ChallengesConfig(AppConfig):
 
         from config.throttling import parse_rate
 
+        from .auth import connect_signals
+
+        # Every change of a user or a player drops the user's shared copy (challenges/auth.py).
+        connect_signals()
+
         # A mistyped limit (RATE_LIMIT_ASKS=on) would otherwise surface as a 500 on every
         # ask: no process starts with one.
         for scope, rate in settings.RATE_LIMITS.items():

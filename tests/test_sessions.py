@@ -48,6 +48,11 @@ def test_a_request_reads_its_user_and_player_in_one_query(django_assert_num_quer
         assert browser.get("/api/players/me").json()["name"] == "One Query"
     with django_assert_num_queries(1):  # a token: the player with its user
         assert me(Client(), info["token"]) == 200
+    if CACHED:  # from then on, the user's copy in Redis: no query (tests below: dropped at every change)
+        with django_assert_num_queries(0):
+            assert browser.get("/api/players/me").json()["name"] == "One Query"
+        with django_assert_num_queries(0):
+            assert me(Client(), info["token"]) == 200
 
 
 @pytest.mark.skipif(not CACHED, reason="the sessions' cache is Redis (REDIS_URL)")
@@ -139,6 +144,107 @@ def test_a_new_token_refuses_the_old_one_at_once():
     assert Client().post("/api/players/me/token").status_code == 401
 
 
+# --- the user's copy in Redis (challenges/auth.py) -------------------------------------
+
+def copy_of(user_id: int):
+    from challenges.auth import USER_KEY
+
+    return caches["default"].get(USER_KEY % user_id)
+
+
+def change(kind: str, browser: Client, info: dict) -> None:
+    from django.contrib.auth import get_user_model
+
+    csrf = info["csrf"]
+    if kind == "rename":
+        answer = browser.patch("/api/players/me", {"name": "Renamed Now"}, content_type="application/json", **csrf)
+    elif kind == "password":
+        answer = browser.post("/api/players/me/password", {"password": "brand-new-pass-1"},
+                              content_type="application/json", **csrf)
+    elif kind == "token":
+        answer = browser.post("/api/players/me/token", content_type="application/json", **csrf)
+    elif kind == "delete":
+        answer = browser.delete("/api/players/me", **csrf)
+    else:  # deactivated by staff (the admin saves the user)
+        user = get_user_model().objects.get(player__pk=info["id"])
+        user.is_active = False
+        user.save()
+        return
+    assert answer.status_code in (200, 204), answer.content
+
+
+@pytest.mark.skipif(not CACHED, reason="the user's copy lives in the shared Redis cache (REDIS_URL)")
+@pytest.mark.parametrize("kind", ["rename", "password", "token", "delete", "deactivate"])
+def test_every_change_drops_the_users_copy_and_is_seen_at_once(kind):
+    from django.contrib.auth import get_user_model
+
+    from challenges.auth import HOLD
+
+    browser, info = browser_player(f"Copied {kind[:8]}")
+    copy = with_cookie(browser.cookies["sessionid"].value)  # the same session, another tab
+    user_id = get_user_model().objects.get(player__pk=info["id"]).pk
+    for _ in range(2):  # the copy is made, then read
+        assert me(copy) == 200 and me(Client(), info["token"]) == 200
+    assert isinstance(copy_of(user_id), get_user_model())
+    change(kind, browser, info)
+    assert copy_of(user_id) == HOLD  # held off: the next requests read the database
+    if kind == "rename":
+        assert copy.get("/api/players/me").json()["name"] == "Renamed Now"
+        assert Client().get("/api/players/me", HTTP_AUTHORIZATION=f"Token {info['token']}").json()["name"] \
+            == "Renamed Now"
+    elif kind == "password":
+        assert me(browser) == 200  # this session goes on under its new key
+        assert me(copy) == 401  # the old key is gone
+        assert me(Client(), info["token"]) == 200  # a token is not a session
+    elif kind == "token":
+        assert me(Client(), info["token"]) == 401 and me(copy) == 200
+    else:  # deleted or deactivated: nothing of the player's works
+        assert me(copy) == 401 and me(Client(), info["token"]) == 401
+    assert copy_of(user_id) == HOLD  # and no request put a copy back over the mark
+
+
+@pytest.mark.skipif(not CACHED, reason="the user's copy lives in the shared Redis cache (REDIS_URL)")
+def test_rows_read_before_a_change_or_too_long_ago_are_not_kept():
+    import time
+
+    from django.contrib.auth import get_user_model
+
+    from challenges import auth
+
+    _, info = browser_player("Racing Reader")
+    cache = auth.shared_cache()
+    stale = auth._users().get(player__pk=info["id"])  # a request read the rows...
+    read_at = time.monotonic()
+    auth.forget_user(stale.pk)  # ...then they changed, before it could keep them
+    auth._keep(cache, stale, read_at)
+    assert copy_of(stale.pk) == auth.HOLD
+    cache.delete(auth.USER_KEY % stale.pk)  # the mark expired
+    auth._keep(cache, stale, read_at - auth.FRESH_SECONDS - 1)  # read too long ago
+    assert copy_of(stale.pk) is None
+    auth._keep(cache, stale, time.monotonic())
+    assert isinstance(copy_of(stale.pk), get_user_model())
+
+
+@pytest.mark.skipif(not CACHED, reason="the pointers live in the shared Redis cache (REDIS_URL)")
+def test_a_sessions_pointer_to_its_user_is_only_a_hint():
+    from django.contrib.auth import get_user_model
+
+    from challenges.auth import SESSION_KEY, TOKEN_KEY
+
+    browser, mine = browser_player("Hinted Player")
+    other, theirs = browser_player("Other Player")
+    assert me(other) == 200 and me(Client(), theirs["token"]) == 200  # their copy and pointers exist
+    their_user = get_user_model().objects.get(player__pk=theirs["id"]).pk
+    cache = caches["default"]
+    cache.set(SESSION_KEY % browser.cookies["sessionid"].value, their_user)  # a wrong pointer
+    assert browser.get("/api/players/me").json()["name"] == "Hinted Player"
+    from challenges.services import hash_token
+
+    cache.set(TOKEN_KEY % hash_token(mine["token"]), their_user)
+    answer = Client().get("/api/players/me", HTTP_AUTHORIZATION=f"Token {mine['token']}")
+    assert answer.json()["name"] == "Hinted Player"
+
+
 # --- Redis unreachable ----------------------------------------------------------------
 
 def dead_cache() -> dict:
@@ -178,3 +284,19 @@ def test_without_redis_a_browser_with_a_session_still_signs_up(redis_down):
     assert browser.cookies["sessionid"].value != anonymous.session_key  # a new key: the old row is gone
     assert not Session.objects.filter(session_key=anonymous.session_key).exists()
     assert browser.get("/api/players/me").json()["name"] == "Outage Signup"
+
+
+def test_without_redis_a_change_is_refused_and_nothing_changes(redis_down):
+    from challenges.models import Player
+
+    browser, info = browser_player("Outage Renamer")
+    answer = browser.patch("/api/players/me", {"name": "Never Renamed"}, content_type="application/json",
+                           **info["csrf"])
+    # Its copy could not be held off: it would be read again once Redis answers.
+    assert answer.status_code == 503 and answer.json()["error"] == "unavailable"
+    password = browser.post("/api/players/me/password", {"password": "outage-pass-123"},
+                            content_type="application/json", **info["csrf"])
+    assert password.status_code == 503
+    player = Player.objects.select_related("user").get(pk=info["id"])
+    assert player.name == "Outage Renamer" and not player.user.has_usable_password()
+    assert browser.get("/api/players/me").json()["name"] == "Outage Renamer"

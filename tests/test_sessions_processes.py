@@ -1,8 +1,8 @@
 """Credentials ended on one web server are refused at once by another: two real gunicorn
 servers (2 workers each) on one database (and one Redis with REDIS_URL: the sessions'
-cache). Each server first answers for the credentials several times, so a process that
-remembered them would still hold them; then one server ends them and the other must
-refuse them on its very next request. Runs on Postgres (+ Redis) and on SQLite."""
+cache and the users' copies). Each server first answers for the credentials several times,
+so a process that remembered them would still hold them; then one server ends them and
+the other must refuse them on its very next request. Runs on Postgres (+ Redis) and on SQLite."""
 from __future__ import annotations
 
 import json
@@ -125,3 +125,49 @@ def test_a_token_rotated_on_one_server_is_refused_by_the_other_at_once(two_serve
     assert me(two, api, token=created["token"]) == 401
     assert me(two, api, token=rotated["token"]) == 200
     assert me(two, client) == 200  # the browser's session is not a token
+
+
+def test_a_rename_on_one_server_is_seen_by_the_other_at_once(two_servers):
+    one, two = two_servers
+    browser, created = new_player(one, "Proc Old Name")
+    api = Browser()
+    seen_by(two, browser)
+    seen_by(two, api, token=created["token"])
+    assert browser.request(one, "PATCH", "/api/players/me", {"name": "Proc New Name"})[0] == 200
+    assert browser.request(two, "GET", "/api/players/me")[1]["name"] == "Proc New Name"
+    assert api.request(two, "GET", "/api/players/me", token=created["token"])[1]["name"] == "Proc New Name"
+
+
+def test_a_deletion_on_one_server_is_refused_by_the_other_at_once(two_servers):
+    one, two = two_servers
+    browser, created = new_player(one, "Proc Deleted")
+    api = Browser()
+    seen_by(two, browser)
+    seen_by(two, api, token=created["token"])
+    old = dict(browser.cookies)
+    assert browser.request(one, "DELETE", "/api/players/me")[0] == 204
+    assert me(two, browser, cookies=old) == 401
+    assert me(two, api, token=created["token"]) == 401
+
+
+def test_a_user_deactivated_elsewhere_is_refused_by_every_server_at_once(two_servers):
+    from django.contrib.auth import get_user_model
+
+    one, two = two_servers
+    browser, created = new_player(one, "Proc Deactivated")
+    api = Browser()
+    for server in two_servers:
+        seen_by(server, browser)
+        seen_by(server, api, token=created["token"])
+    user = get_user_model().objects.get(player__pk=created["id"])
+    if settings.REDIS_URL:  # the servers keep the user's copy in the Redis this process writes to
+        from django.core.cache import caches
+
+        from challenges.auth import USER_KEY
+
+        assert isinstance(caches["default"].get(USER_KEY % user.pk), get_user_model())
+    user.is_active = False
+    user.save()  # as the admin does, in a process of its own
+    for server in (one, two):
+        assert me(server, browser) == 401
+        assert me(server, api, token=created["token"]) == 401
