@@ -9,6 +9,7 @@ from django.db import models
 from games.rules.base import DomainError, Engine
 from games.rules.registry import engine
 
+from .names import shown_name
 from .play import StoredGame
 
 
@@ -35,8 +36,6 @@ class Player(models.Model):
     def shown_name(self) -> str:
         """The name on leaderboards and pages: the chosen one, or for a deleted account
         "Deleted player 4f2a" in the reader's language."""
-        from .names import shown_name
-
         return shown_name(self.name, self.pk)
 
 

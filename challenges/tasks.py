@@ -2,7 +2,7 @@
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from . import services
+from . import hooks, services
 
 # Acknowledged once done (a killed worker gives the message back); a database outage is
 # retried with backoff; the sweeper catches whatever still falls through.
@@ -29,10 +29,8 @@ def verify_pending() -> int:
 
 @shared_task(ignore_result=True)
 def sweep_verifying() -> int:
-    from leaderboard.services import index_pending
-
     count = services.sweep_verifying()
-    index_pending()
+    hooks.after_sweep()  # leaderboard's: results that never reached the rank index
     return count
 
 

@@ -14,6 +14,7 @@ from games.rules import fairplay
 
 from . import rank_index
 from .models import Result
+from .tasks import rebuild_rank_index
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +35,6 @@ def _index_usable(challenge_id: int) -> bool:
 def _start_rebuild(challenge_id: int) -> None:
     """Build the day's index in the background (once); meanwhile SQL answers."""
     if rank_index.available() and rank_index.claim_rebuild(challenge_id):
-        from .tasks import rebuild_rank_index
-
         try:
             rebuild_rank_index.apply_async((challenge_id,), retry=False)
         except Exception:

@@ -1,3 +1,4 @@
+import json
 import sys
 
 from django.core.management.base import BaseCommand
@@ -12,8 +13,6 @@ class Command(BaseCommand):
         parser.add_argument("--jsonl", required=True, help="a file of cases, one JSON object per line ('-' = stdin)")
 
     def handle(self, *args, jsonl, **options):
-        import json
-
         stream = sys.stdin if jsonl == "-" else open(jsonl, encoding="utf-8", errors="replace")
         with stream:
             out = self.stdout

@@ -8,6 +8,8 @@ from django.utils import timezone
 from challenges import days, selectors, services
 from challenges.management.operator import day_argument, existing_challenge
 from challenges.models import Attempt, DailyChallenge
+from leaderboard import rank_index
+from leaderboard.models import Result
 
 log = logging.getLogger(__name__)
 
@@ -39,9 +41,6 @@ class Command(BaseCommand):
         self.inspect(existing_challenge(day), reveal=options["reveal_secret"], as_json=options["json"])
 
     def inspect(self, challenge: DailyChallenge, *, reveal: bool, as_json: bool) -> None:
-        from leaderboard import rank_index
-        from leaderboard.models import Result
-
         now = timezone.now()
         state = ("upcoming" if now < days.opens_at(challenge.date) else "closed" if challenge.is_revealed(now)
                  else "grace" if now >= challenge.closes_at else "open")
