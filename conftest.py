@@ -12,6 +12,7 @@ the settings when DJANGO_SETTINGS_MODULE is known by then, so pyproject.toml doe
 name it; it is set here, after REDIS_URL, and pytest-django's pytest_configure then sets
 Django up. (An early `-p` plugin would do too, but is not importable when pytest runs
 as the `pytest` script rather than `python -m pytest`.)"""
+
 from __future__ import annotations
 
 import os
@@ -35,11 +36,13 @@ def _start_own_redis() -> None:
     if django.conf.settings.configured:  # DJANGO_SETTINGS_MODULE came from outside: too late
         raise pytest.UsageError(
             "REDIS_URL is set and Django's settings were loaded before the tests could start a redis-server "
-            "of their own (DJANGO_SETTINGS_MODULE set in the environment?): unset it, the tests set it")
+            "of their own (DJANGO_SETTINGS_MODULE set in the environment?): unset it, the tests set it"
+        )
     if not shutil.which("redis-server"):
         raise pytest.UsageError(
             "REDIS_URL is set but redis-server is not on PATH: the tests run a Redis of their own "
-            "(they flush and kill it), never the machine's")
+            "(they flush and kill it), never the machine's"
+        )
     _server = RedisServer(free_port())
     _server.start()
     os.environ["TESTS_GIVEN_REDIS_URL"] = given  # for the report header; nothing connects to it
@@ -78,8 +81,10 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_report_header(config):
     if _server is not None:
-        return (f"redis: the session's own redis-server on 127.0.0.1:{_server.port} "
-                f"(the given {os.environ['TESTS_GIVEN_REDIS_URL']} is not used)")
+        return (
+            f"redis: the session's own redis-server on 127.0.0.1:{_server.port} "
+            f"(the given {os.environ['TESTS_GIVEN_REDIS_URL']} is not used)"
+        )
     return None
 
 

@@ -16,6 +16,7 @@ JSON) on the `bench` Postgres database, and measures side by side, in interleave
   (its row read from the database, the copy put back).
 Uses Redis database 13 for the verification queue of finished games, emptied at the end.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,10 +44,21 @@ class Client:
     def __call__(self, method: str, path: str, body=None, token: str | None = None, cookies: dict | None = None):
         """With ``cookies`` it is a browser: sends them and the CSRF header, keeps Set-Cookie."""
         data = json.dumps(body).encode() if body is not None else b""
-        environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "", "SERVER_NAME": "127.0.0.1",
-                   "SERVER_PORT": "8001", "HTTP_HOST": "127.0.0.1", "SERVER_PROTOCOL": "HTTP/1.1",
-                   "REMOTE_ADDR": "127.0.0.1", "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(data),
-                   "wsgi.errors": sys.stderr, "CONTENT_LENGTH": str(len(data)), "CONTENT_TYPE": "application/json"}
+        environ = {
+            "REQUEST_METHOD": method,
+            "PATH_INFO": path,
+            "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8001",
+            "HTTP_HOST": "127.0.0.1",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(data),
+            "wsgi.errors": sys.stderr,
+            "CONTENT_LENGTH": str(len(data)),
+            "CONTENT_TYPE": "application/json",
+        }
         if token:
             environ["HTTP_AUTHORIZATION"] = f"Token {token}"
         if cookies:
@@ -142,8 +154,9 @@ def main() -> None:
         if browser["view"].get("status") != "playing":
             t = time.process_time()
             browser["cookies"] = {}
-            status, _ = client("POST", "/api/players", {"name": f"cpu b {time.time_ns() % 10**12}"},
-                               cookies=browser["cookies"])
+            status, _ = client(
+                "POST", "/api/players", {"name": f"cpu b {time.time_ns() % 10**12}"}, cookies=browser["cookies"]
+            )
             assert status == 201
             status, browser["view"] = client("POST", "/api/challenges/today/attempt", cookies=browser["cookies"])
             assert status == 201, browser["view"]
@@ -152,9 +165,12 @@ def main() -> None:
         view = browser["view"]
         if not cached:  # evicted from Redis: the session's row is read
             caches["default"].delete("django.contrib.sessions.cached_db" + browser["cookies"]["sessionid"])
-        status, browser["view"] = client("POST", f"/api/attempts/{view['id']}/asks",
-                                          {"rank": view["hand"][0][:-1], "move": view["move"]},
-                                          cookies=browser["cookies"])
+        status, browser["view"] = client(
+            "POST",
+            f"/api/attempts/{view['id']}/asks",
+            {"rank": view["hand"][0][:-1], "move": view["move"]},
+            cookies=browser["cookies"],
+        )
         assert status == 200, browser["view"]
 
     def healthz():
@@ -169,10 +185,14 @@ def main() -> None:
     canned["answer"] = services.attempt_ask(attempt_id=attempt_id, player=player, **body)
     state["view"] = {"status": "over"}
 
-    subjects = {"ask, whole request": ask_request, "ask, service replaced (framework)": ask_framework,
-                "ask service + view, no HTTP": ask_service, "GET /healthz": healthz,
-                "browser ask (session from Redis)": browser_ask,
-                "browser ask, session not cached": lambda: browser_ask(cached=False)}
+    subjects = {
+        "ask, whole request": ask_request,
+        "ask, service replaced (framework)": ask_framework,
+        "ask service + view, no HTTP": ask_service,
+        "GET /healthz": healthz,
+        "browser ask (session from Redis)": browser_ask,
+        "browser ask, session not cached": lambda: browser_ask(cached=False),
+    }
     blocks: dict[str, list[float]] = {name: [] for name in subjects}
     games["n"], games["cpu"] = 0, 0.0
     for _ in range(args.blocks):
@@ -186,8 +206,10 @@ def main() -> None:
 
     print(f"CPU per request, median of {args.blocks} interleaved blocks of {args.asks} (ms):")
     for name, values in blocks.items():
-        print(f"  {name:<36} {statistics.median(values) * 1000:7.3f}   "
-              f"(blocks {min(values) * 1000:.3f} .. {max(values) * 1000:.3f})")
+        print(
+            f"  {name:<36} {statistics.median(values) * 1000:7.3f}   "
+            f"(blocks {min(values) * 1000:.3f} .. {max(values) * 1000:.3f})"
+        )
     print(f"  {'new player + attempt, per game':<36} {per_game * 1000:7.3f}   ({games['n']} games)")
     client_redis = redis_client()
     if client_redis is not None:

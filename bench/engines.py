@@ -5,6 +5,7 @@ and the time of a 5000-move Kitten fishing game.
 
 Targets (issue 2): >= 8,000 complete Pêche replays/s; a 5000-move kitten game <= 5 ms.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,8 +58,10 @@ def main() -> None:
     # Side by side in one run: the bare engine replay and the full conformance path.
     bare = replays_per_second(cases, args.seconds, lambda c: PECHE.replay(c, c["moves"]))
     full = replays_per_second(cases, args.seconds, run_case)
-    print(f"peche complete replays ({len(cases)} public vectors): {bare:,.0f}/s engine.replay, "
-          f"{full:,.0f}/s via conformance (target >= 8,000/s); ratio {bare / full:.2f}")
+    print(
+        f"peche complete replays ({len(cases)} public vectors): {bare:,.0f}/s engine.replay, "
+        f"{full:,.0f}/s via conformance (target >= 8,000/s); ratio {bare / full:.2f}"
+    )
     ms, moves = kitten_limit_game_ms()
     print(f"kitten game of {moves} moves (seed {LIMIT_GAME['seed']}): {ms:.2f} ms median (target <= 5 ms)")
 

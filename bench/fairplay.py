@@ -17,6 +17,7 @@ figures in docs/fairplay.md come from the default ``--seed-base 100000``, a disj
 range. Deterministic given the arguments (every random choice comes from a
 ``random.Random`` seeded by deal and player type); only the time taken varies.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,8 +29,8 @@ import random
 import statistics
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from games.rules import fairplay
 from games.rules.cards import rank_of, shuffled_deck
@@ -52,6 +53,7 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 # --- What a player may look at -------------------------------------------------------
+
 
 class PublicTable:
     """The honest players' whole view of a game: nothing here reads an opponent card."""
@@ -79,6 +81,7 @@ def _best(ranks, chances, rng: random.Random) -> str:
 
 
 # Honest choosers: (table, rng) -> rank.
+
 
 def random_asker(table: PublicTable, rng: random.Random) -> str:
     return rng.choice(table.ranks())
@@ -114,11 +117,13 @@ def engine_mirror(table: PublicTable, rng: random.Random) -> str:
 
 def soft_max(beta: float) -> Callable[[PublicTable, random.Random], str]:
     """Soft-max over the public chances: usually the likeliest rank, sometimes a hunch."""
+
     def choose(table: PublicTable, rng: random.Random) -> str:
         ranks = table.ranks()
         chances = table.chances(ranks)
         top = max(chances)
         return rng.choices(ranks, [math.exp(beta * (c - top)) for c in chances])[0]
+
     return choose
 
 
@@ -145,6 +150,7 @@ CHEATERS_BASE = memory_greedy  # what every cheater plays when it does not (or c
 
 
 # --- Cheaters ----------------------------------------------------------------------
+
 
 def _peek(table: PublicTable, rng: random.Random, held: list[str]) -> str:
     """Of the ranks it knows the opponent holds, the one that looks most innocent (highest
@@ -186,6 +192,7 @@ def occasional(rate: float):
         if rng.random() < rate:
             return full_knowledge(game, table, rng)
         return CHEATERS_BASE(table, rng)
+
     return choose
 
 
@@ -203,7 +210,7 @@ class Mapped:
 
     needs_events = True
 
-    def __init__(self, deck_map: "DeckMap", tally: list[int]) -> None:
+    def __init__(self, deck_map: DeckMap, tally: list[int]) -> None:
         self.tally = tally  # [asks where the opponent held one of its ranks, of those proven]
         self.facts = [(r, frozenset((p,))) for p, r in deck_map.rank_at.items()] + deck_map.candidates
         self.arrived: dict[int, int] = {}
@@ -229,8 +236,9 @@ class Mapped:
 
     def proves(self, rank: str) -> bool:
         lost = self.lost.get(rank, -1)
-        return any(r == rank and all(self.arrived.get(p, lost) > lost for p in positions)
-                   for r, positions in self.facts)
+        return any(
+            r == rank and all(self.arrived.get(p, lost) > lost for p in positions) for r, positions in self.facts
+        )
 
     def __call__(self, game: fairplay.WatchedGame, table: PublicTable, rng: random.Random) -> str:
         proven = [r for r in table.ranks() if self.proves(r)]
@@ -300,11 +308,12 @@ class DeckMap:
                 left.append((rank, possible))
             self.candidates = left
 
-    def snapshot(self) -> "DeckMap":
+    def snapshot(self) -> DeckMap:
         return DeckMap(self.deck, dict(self.rank_at), list(self.candidates))
 
 
 # --- Playing and judging -----------------------------------------------------------
+
 
 class Calibration:
     """Are the public chances honest numbers? For every rank in hand at an ask, the chance
@@ -334,8 +343,11 @@ class Calibration:
             cells = []
             for formula in self.rows:
                 n, stated, held = self.rows[formula][b]
-                cells.append(f"{n:>10} {stated / n:>14.1%} {held / n:>8.1%} [{wilson(held, n)[0]:.1%}, "
-                             f"{wilson(held, n)[1]:.1%}]" if n else f"{'no ranks: no figure':>44}")
+                cells.append(
+                    f"{n:>10} {stated / n:>14.1%} {held / n:>8.1%} [{wilson(held, n)[0]:.1%}, {wilson(held, n)[1]:.1%}]"
+                    if n
+                    else f"{'no ranks: no figure':>44}"
+                )
             print(f"{b * 10:>3}–{b * 10 + 10:>3} %  " + "  ".join(f"{c:>44}" for c in cells))
 
 
@@ -369,7 +381,7 @@ def naive_full(game: fairplay.WatchedGame, table: PublicTable, rng: random.Rando
     return next((r for r in table.ranks() if r in hand), None) or CHEATERS_BASE(table, rng)
 
 
-def player_types(maps: dict[int, "DeckMap"], tallies: dict[str, list[int]]) -> dict[str, Callable]:
+def player_types(maps: dict[int, DeckMap], tallies: dict[str, list[int]]) -> dict[str, Callable]:
     """Every player type for one deal (the mapped cheaters use that deal's maps)."""
     types: dict[str, Callable] = {f"honest: {name}": honest(c) for name, c in HONEST.items()}
     types["full knowledge"] = full_knowledge
@@ -384,8 +396,9 @@ def player_types(maps: dict[int, "DeckMap"], tallies: dict[str, list[int]]) -> d
     return types
 
 
-def run(seeds: int, seed_base: int, calibration: Calibration | None = None
-        ) -> tuple[dict[str, list[float]], dict[str, float]]:
+def run(
+    seeds: int, seed_base: int, calibration: Calibration | None = None
+) -> tuple[dict[str, list[float]], dict[str, float]]:
     """Suspicions by player type, in seed order, and for each mapped cheater the share of
     its asks with a held rank available at which its map proved one."""
     out: dict[str, list[float]] = {}
@@ -401,12 +414,14 @@ def run(seeds: int, seed_base: int, calibration: Calibration | None = None
                 made += 1
             maps[k] = deck_map.snapshot()
         for name, choose in player_types(maps, tallies).items():
-            out.setdefault(name, []).append(play(deck, choose, random.Random(f"{seed}/{name}"),
-                                                 calibration if is_honest(name) else None))
+            out.setdefault(name, []).append(
+                play(deck, choose, random.Random(f"{seed}/{name}"), calibration if is_honest(name) else None)
+            )
     return out, {name: proven / held for name, (held, proven) in tallies.items() if held}
 
 
 # --- Reporting ----------------------------------------------------------------------
+
 
 def machine() -> str:
     model = ""
@@ -421,9 +436,15 @@ def machine() -> str:
 def commit() -> str:
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "games/rules/fairplay.py", "bench/fairplay.py"],
-                               capture_output=True, text=True, check=True)
-        return head.stdout.strip() + (" + uncommitted games/rules/fairplay.py or bench/fairplay.py" if dirty.stdout.strip() else "")
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "games/rules/fairplay.py", "bench/fairplay.py"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return head.stdout.strip() + (
+            " + uncommitted games/rules/fairplay.py or bench/fairplay.py" if dirty.stdout.strip() else ""
+        )
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"
 
@@ -449,12 +470,16 @@ def weeks(out: dict[str, list[float]]) -> dict[str, list[list[float]]]:
     n = len(out["full knowledge"]) // WEEK
     base = out["honest: memory, else likeliest"]  # the cheaters' own honest play
     full = out["full knowledge"]
-    result = {name: [out[name][WEEK * j:WEEK * j + WEEK] for j in range(n)] for name in out if is_honest(name)}
-    result["full knowledge in 1 of 7"] = [base[WEEK * j:WEEK * j + 6] + full[WEEK * j + 6:WEEK * j + 7] for j in range(n)]
-    result["full knowledge in 2 of 7"] = [base[WEEK * j:WEEK * j + 5] + full[WEEK * j + 5:WEEK * j + 7] for j in range(n)]
+    result = {name: [out[name][WEEK * j : WEEK * j + WEEK] for j in range(n)] for name in out if is_honest(name)}
+    result["full knowledge in 1 of 7"] = [
+        base[WEEK * j : WEEK * j + 6] + full[WEEK * j + 6 : WEEK * j + 7] for j in range(n)
+    ]
+    result["full knowledge in 2 of 7"] = [
+        base[WEEK * j : WEEK * j + 5] + full[WEEK * j + 5 : WEEK * j + 7] for j in range(n)
+    ]
     for name in out:
         if name.startswith(("occasional", "mapped", "ties")):
-            result[f"{name}, every game"] = [out[name][WEEK * j:WEEK * j + WEEK] for j in range(n)]
+            result[f"{name}, every game"] = [out[name][WEEK * j : WEEK * j + WEEK] for j in range(n)]
     return result
 
 
@@ -489,8 +514,10 @@ def report(out: dict[str, list[float]], pinned: dict[str, float]) -> bool:
         if name == "full knowledge":
             full_rate = r
 
-    print(f"\nWeeks of {WEEK} games: Σ max(0, suspicion − ALLOWANCE = {fairplay.ALLOWANCE}) "
-          f">= PLAYER_THRESHOLD = {fairplay.PLAYER_THRESHOLD}")
+    print(
+        f"\nWeeks of {WEEK} games: Σ max(0, suspicion − ALLOWANCE = {fairplay.ALLOWANCE}) "
+        f">= PLAYER_THRESHOLD = {fairplay.PLAYER_THRESHOLD}"
+    )
     print(f"{'week':<44} {'weeks':>6} {'flagged':>7} {'rate':>8}  95% Wilson")
     print("-" * 86)
     week_honest: float | None = 0.0
@@ -506,9 +533,11 @@ def report(out: dict[str, list[float]], pinned: dict[str, float]) -> bool:
         print("aim (issue 13): not judged — a figure above has no games")
         return False
     met = full_rate >= AIM_DETECTION and worst_honest <= AIM_FALSE_POSITIVE
-    print(f"aim (issue 13): >= {AIM_DETECTION:.0%} of full-knowledge cheaters flagged per game at <= "
-          f"{AIM_FALSE_POSITIVE:.1%} of honest players: {full_rate:.2%} at {worst_honest:.2%} "
-          f"(worst honest type) — {'met' if met else 'NOT met'}")
+    print(
+        f"aim (issue 13): >= {AIM_DETECTION:.0%} of full-knowledge cheaters flagged per game at <= "
+        f"{AIM_FALSE_POSITIVE:.1%} of honest players: {full_rate:.2%} at {worst_honest:.2%} "
+        f"(worst honest type) — {'met' if met else 'NOT met'}"
+    )
     if met and worst_upper > AIM_FALSE_POSITIVE:
         print(f"  not confirmed: too few games (the worst honest type's upper 95 % bound is {worst_upper:.2%})")
         met = False
@@ -524,38 +553,49 @@ def sweep(out: dict[str, list[float]]) -> None:
     print(f"{'threshold':>9} {'worst honest':>13} " + " ".join(f"{n[:14]:>14}" for n in cheat_names))
     for t in (3.0, 3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 7.0, 8.0, 10.0):
         worst = max(sum(v >= t for v in out[n]) / len(out[n]) for n in filter(is_honest, out))
-        print(f"{t:>9.1f} {worst:>13.2%} " + " ".join(
-            f"{sum(v >= t for v in out[n]) / len(out[n]):>14.1%}" for n in cheat_names))
+        print(
+            f"{t:>9.1f} {worst:>13.2%} "
+            + " ".join(f"{sum(v >= t for v in out[n]) / len(out[n]):>14.1%}" for n in cheat_names)
+        )
     all_weeks = weeks(out)
     if not all_weeks["full knowledge in 1 of 7"]:
         print(f"\nno weekly sweep: fewer than {WEEK} deals")
         return
-    print("\nSweep (calibration): weekly rule, allowance × player threshold "
-          "(worst honest weeks / full in 1 of 7 / occasional 30 %)")
+    print(
+        "\nSweep (calibration): weekly rule, allowance × player threshold "
+        "(worst honest weeks / full in 1 of 7 / occasional 30 %)"
+    )
     for allowance in (0.5, 0.75, 1.0, 1.5, 2.0):
         cells = []
         for threshold in (4.0, 5.0, 6.0, 7.0, 9.0):
-            def share(rows):
+
+            def share(rows, allowance=allowance, threshold=threshold):
                 return sum(sum(max(0.0, v - allowance) for v in w) >= threshold for w in rows) / len(rows)
+
             worst = max(share(rows) for name, rows in all_weeks.items() if name.startswith("honest"))
-            cells.append(f"T={threshold:<4} {worst:>6.2%}/{share(all_weeks['full knowledge in 1 of 7']):>5.1%}"
-                         f"/{share(all_weeks['occasional 30%, every game']):>5.1%}")
+            cells.append(
+                f"T={threshold:<4} {worst:>6.2%}/{share(all_weeks['full knowledge in 1 of 7']):>5.1%}"
+                f"/{share(all_weeks['occasional 30%, every game']):>5.1%}"
+            )
         print(f"  allowance {allowance}: " + "   ".join(cells))
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=3000, help="distinct deals, each played by every player type")
-    parser.add_argument("--seed-base", type=int, default=100000,
-                        help="first deal (reported figures: 100000…; calibration: 0…)")
+    parser.add_argument(
+        "--seed-base", type=int, default=100000, help="first deal (reported figures: 100000…; calibration: 0…)"
+    )
     parser.add_argument("--sweep", action="store_true", help="also print the calibration tables")
     args = parser.parse_args(argv)
     if args.seeds < 1:
         parser.error("--seeds must be at least 1")
     started = time.perf_counter()
-    print(f"fair-play detector: {args.seeds} deals (fairplay-{args.seed_base} … "
-          f"fairplay-{args.seed_base + args.seeds - 1}), each played by every player type below")
-    print(f"commit {commit()}, {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, {machine()}")
+    print(
+        f"fair-play detector: {args.seeds} deals (fairplay-{args.seed_base} … "
+        f"fairplay-{args.seed_base + args.seeds - 1}), each played by every player type below"
+    )
+    print(f"commit {commit()}, {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {machine()}")
     calibration = Calibration()
     out, pinned = run(args.seeds, args.seed_base, calibration)
     report(out, pinned)

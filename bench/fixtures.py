@@ -1,4 +1,5 @@
 """Finished attempts in bulk, for the verification benchmark and the fault tests."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -35,14 +36,29 @@ def finished_attempts(n: int, *, day: dt.date):
     stamp = f"{time.time_ns() % 10**10}-{next(_batch)}"
     users = user_model.objects.bulk_create([user_model(username=f"b{stamp}_{i}") for i in range(n)], batch_size=2000)
     players = Player.objects.bulk_create(
-        [Player(user=u, name=f"b{stamp} {i}", name_key=f"b{stamp} {i}", token_hash=f"{stamp}-{i}".ljust(64, "x")) for i, u in enumerate(users)],
-        batch_size=2000)
+        [
+            Player(user=u, name=f"b{stamp} {i}", name_key=f"b{stamp} {i}", token_hash=f"{stamp}-{i}".ljust(64, "x"))
+            for i, u in enumerate(users)
+        ],
+        batch_size=2000,
+    )
     now = timezone.now()
     # Finished while the day's ranked asks were allowed (docs/fairplay.md): a past day's
     # attempts stamped "now" would be rejected as finished after the close, never ranked.
     finished = min(now, challenge.reveals_at - dt.timedelta(minutes=1))
     attempts = Attempt.objects.bulk_create(
-        [Attempt(player=p, challenge=challenge, ranked=True, moves=moves, status="verifying",
-                 finished_at=finished - dt.timedelta(milliseconds=i), verify_enqueued_at=now)
-         for i, p in enumerate(players)], batch_size=2000)
+        [
+            Attempt(
+                player=p,
+                challenge=challenge,
+                ranked=True,
+                moves=moves,
+                status="verifying",
+                finished_at=finished - dt.timedelta(milliseconds=i),
+                verify_enqueued_at=now,
+            )
+            for i, p in enumerate(players)
+        ],
+        batch_size=2000,
+    )
     return challenge, [a.pk for a in attempts]

@@ -7,6 +7,7 @@ across games so that no side always starts. Reports, for the seat(s) of interest
 outright wins, shared wins (ties on books) and losses, with a 95 % Wilson interval
 on the outright-win rate, against the rate equal play would give (1 / players).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,7 +37,6 @@ def random_ask(state, rng: random.Random) -> dict:
     ranks = sorted({rank_of(c) for c in hand}, key=RANK_INDEX.__getitem__)
     targets = [t for t in range(state.players) if t != seat and state.hands[t]]
     return {"seat": seat, "target": rng.choice(targets), "rank": rng.choice(ranks)}
-
 
 
 def play(players: int, random_seats: frozenset[int], seed: str, rng: random.Random) -> dict:
@@ -111,10 +111,12 @@ def main(argv: list[str] | None = None) -> None:
     for label, players, n_random, focus in rows:
         tally = scenario(players, n_random, focus, args.games, args.seed_prefix)
         print(tally.row(label, 1 / players), flush=True)
-    print(f"\n'wins' = sole winner (Wilson interval on it); 'shared' = tied for most books;"
-          f" 'fair' = 1/players; with 4 players ties happen, so the all-random row is the"
-          f" like-for-like reference; 'books' = mean books of the watched seat."
-          f" {time.perf_counter() - started:.1f}s")
+    print(
+        f"\n'wins' = sole winner (Wilson interval on it); 'shared' = tied for most books;"
+        f" 'fair' = 1/players; with 4 players ties happen, so the all-random row is the"
+        f" like-for-like reference; 'books' = mean books of the watched seat."
+        f" {time.perf_counter() - started:.1f}s"
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ always end sooner; ``LIMIT_GAME`` is a seed found by ``--search`` (seeds
 ``bench-<i>``) whose game really runs to the 5000-move limit. If it ever stopped
 doing so, the benchmark falls back to 5000 moves across consecutive games and says so.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,8 +42,9 @@ def _by_hand(state) -> None:
 
 def _report(label: str, times: list[float], moves: int) -> float:
     med = statistics.median(times)
-    print(f"  {label:<34} median {med * 1e3:7.3f} ms  min {min(times) * 1e3:7.3f} ms"
-          f"  ({med / moves * 1e6:.3f} µs/move)")
+    print(
+        f"  {label:<34} median {med * 1e3:7.3f} ms  min {min(times) * 1e3:7.3f} ms  ({med / moves * 1e6:.3f} µs/move)"
+    )
     return med
 
 
@@ -50,15 +52,19 @@ def limit_game(repeat: int) -> None:
     state = ENGINE.new(**LIMIT_GAME)
     play_to_end(state, record=False)
     if state.reason == "limit" and state.moves == DEFAULT_LIMIT:
-        print(f"5000-move game: {LIMIT_GAME} reaches the limit naturally "
-              f"(winner {state.winner}, piles {len(state.player_pile)}/{len(state.opponent_pile)})")
+        print(
+            f"5000-move game: {LIMIT_GAME} reaches the limit naturally "
+            f"(winner {state.winner}, piles {len(state.player_pile)}/{len(state.opponent_pile)})"
+        )
         moves = state.moves
         fast = _report("fast path (no events)", _timed(lambda s: play_to_end(s, record=False), repeat), moves)
         _report("See result (events recorded)", _timed(play_to_end, max(3, repeat // 10)), moves)
         _report("flip by hand (apply each flip)", _timed(_by_hand, max(3, repeat // 10)), moves)
     else:
-        print(f"{LIMIT_GAME} no longer reaches the limit; measuring 5000 moves across "
-              "consecutive games (seeds bench-0, bench-1, ...) instead")
+        print(
+            f"{LIMIT_GAME} no longer reaches the limit; measuring 5000 moves across "
+            "consecutive games (seeds bench-0, bench-1, ...) instead"
+        )
         fast = consecutive_moves(DEFAULT_LIMIT, repeat)
     verdict = "met" if fast * 1e3 <= TARGET_MS else "NOT met"
     print(f"  target ≤ {TARGET_MS} ms per 5000-move game: {verdict} ({fast * 1e3:.3f} ms)")
@@ -91,8 +97,10 @@ def conformance_rate(path: Path, repeat: int) -> None:
             ENGINE.conformance(case)
         best = min(best, time.perf_counter() - t)
     print(f"conformance over {path.name}: {len(cases)} cases ({wrong} wrong), {moves} moves")
-    print(f"  {len(cases) / best:,.0f} cases/s  ({best * 1e3:.1f} ms for the file, "
-          f"seeded shuffle included; {moves / best / 1e6:.2f} M moves/s)")
+    print(
+        f"  {len(cases) / best:,.0f} cases/s  ({best * 1e3:.1f} ms for the file, "
+        f"seeded shuffle included; {moves / best / 1e6:.2f} M moves/s)"
+    )
 
 
 def search(start: int, stop: int) -> None:

@@ -3,6 +3,7 @@ start, tests/servers.py), so a benchmark never flushes or fills a database of th
 Redis, and two benchmarks never share one (bench.ask_cpu once died on its first run after
 bench.leaderboard_scale: both used db 13, and flushing a 1M-member index outlasted the
 client's timeout)."""
+
 from __future__ import annotations
 
 import atexit

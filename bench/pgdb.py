@@ -1,4 +1,5 @@
 """The benchmarks' own Postgres database (`bench`), never the test or site data."""
+
 import os
 
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")

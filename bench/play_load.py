@@ -24,6 +24,7 @@ milliseconds of CPU per ask for the gunicorn processes, Postgres, Redis, the Cel
 and this load generator (from /proc, Linux only), and the machine's idle share.
 Target (issue 8) at 64 players: >= 500 asks/s, p99 <= 50 ms.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,15 +46,21 @@ class Connection:
         self.host, self.port = host, port
         self.reader = self.writer = None
 
-    async def request(self, method: str, path: str, body: dict | None = None, token: str | None = None,
-                      cookies: dict | None = None):
+    async def request(
+        self, method: str, path: str, body: dict | None = None, token: str | None = None, cookies: dict | None = None
+    ):
         """One request; with ``cookies`` it behaves as a browser: sends them (and the CSRF
         header), and keeps what Set-Cookie says in that dict."""
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         data = json.dumps(body).encode() if body is not None else b""
-        headers = [f"{method} {path} HTTP/1.1", f"Host: {self.host}", "Content-Type: application/json",
-                   f"Content-Length: {len(data)}", "Connection: keep-alive"]
+        headers = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: {self.host}",
+            "Content-Type: application/json",
+            f"Content-Length: {len(data)}",
+            "Connection: keep-alive",
+        ]
         if token:
             headers.append(f"Authorization: Token {token}")
         if cookies:
@@ -87,8 +94,9 @@ class Connection:
 class Player:
     """One simulated player's loop; ``gap`` is the mean time between its asks (0: none)."""
 
-    def __init__(self, base, window: tuple[float, float], gap: float, latencies: list[float], counts: dict,
-                 auth: str = "session") -> None:
+    def __init__(
+        self, base, window: tuple[float, float], gap: float, latencies: list[float], counts: dict, auth: str = "session"
+    ) -> None:
         self.base, self.gap, self.auth = base, gap, auth
         self.measure_from, self.deadline = window
         self.latencies, self.counts = latencies, counts
@@ -130,8 +138,9 @@ class Player:
         while view and view.get("status") == "playing" and time.monotonic() < self.deadline:
             await self.think()
             measured, t = time.monotonic() >= self.measure_from, time.perf_counter()
-            status, new = await self.conn.request("POST", f"/api/attempts/{view['id']}/asks",
-                                                  {"rank": view["hand"][0][:-1], "move": view["move"]}, **auth)
+            status, new = await self.conn.request(
+                "POST", f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": view["move"]}, **auth
+            )
             if measured:
                 self.latencies.append(time.perf_counter() - t)
             self.count(status)
@@ -145,7 +154,13 @@ class Player:
 # --- where the CPU went (Linux /proc) ------------------------------------------------
 
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-GROUPS = (("web", "gunicorn"), ("web", "granian"), ("postgres", "postgres"), ("redis", "redis-server"), ("worker", "celery"))
+GROUPS = (
+    ("web", "gunicorn"),
+    ("web", "granian"),
+    ("postgres", "postgres"),
+    ("redis", "redis-server"),
+    ("worker", "celery"),
+)
 
 
 def _group(pid: str) -> str | None:
@@ -198,8 +213,9 @@ def cpu_per_ask(before, after, asks: int) -> dict:
     return out
 
 
-async def run(url: str, players: int, seconds: float, rate: float | None = None, warmup: float = 5.0,
-              auth: str = "session") -> dict:
+async def run(
+    url: str, players: int, seconds: float, rate: float | None = None, warmup: float = 5.0, auth: str = "session"
+) -> dict:
     """Players arrive during ``warmup`` seconds; then ``seconds`` are measured."""
     base = urlsplit(url)
     latencies: list[float] = []
@@ -215,8 +231,9 @@ async def run(url: str, players: int, seconds: float, rate: float | None = None,
         await asyncio.sleep(seconds)
         snapshots.append((cpu_snapshot(), time.perf_counter()))
 
-    await asyncio.gather(measure(), *(Player(base, window, gap, latencies, counts, auth).run(warmup)
-                                      for _ in range(players)))
+    await asyncio.gather(
+        measure(), *(Player(base, window, gap, latencies, counts, auth).run(warmup) for _ in range(players))
+    )
     (before, start), (after, end) = snapshots
     elapsed = end - start
     latencies.sort()
@@ -224,9 +241,18 @@ async def run(url: str, players: int, seconds: float, rate: float | None = None,
     def q(p: float) -> float:
         return latencies[min(len(latencies) - 1, int(len(latencies) * p))] * 1000 if latencies else 0.0
 
-    return {"players": players, "rate": rate, "asks": len(latencies), "asks_per_s": len(latencies) / elapsed,
-            "p50": q(0.5), "p95": q(0.95), "p99": q(0.99), "max": latencies[-1] * 1000 if latencies else 0.0,
-            "statuses": counts, "cpu_ms_per_ask": cpu_per_ask(before, after, len(latencies))}
+    return {
+        "players": players,
+        "rate": rate,
+        "asks": len(latencies),
+        "asks_per_s": len(latencies) / elapsed,
+        "p50": q(0.5),
+        "p95": q(0.95),
+        "p99": q(0.99),
+        "max": latencies[-1] * 1000 if latencies else 0.0,
+        "statuses": counts,
+        "cpu_ms_per_ask": cpu_per_ask(before, after, len(latencies)),
+    }
 
 
 def run_loop(coroutine):
@@ -241,36 +267,59 @@ def run_loop(coroutine):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--url", nargs="+", default=["http://127.0.0.1:8001"],
-                        help="server(s); several (optionally NAME=URL) are measured in turns, side by side")
+    parser.add_argument(
+        "--url",
+        nargs="+",
+        default=["http://127.0.0.1:8001"],
+        help="server(s); several (optionally NAME=URL) are measured in turns, side by side",
+    )
     parser.add_argument("--players", type=int, nargs="+", default=[32, 64, 128])
     parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--rate", type=float, default=None,
-                        help="asks/s the players offer together (they think between asks); default: no think time")
-    parser.add_argument("--warmup", type=float, default=5.0,
-                        help="seconds in which the players arrive, before the measured seconds")
-    parser.add_argument("--rounds", type=int, default=1,
-                        help="measure each server this many times, in turns (order reversed every other round)")
-    parser.add_argument("--auth", choices=("session", "token"), default="session",
-                        help="players as browsers (session cookie + CSRF header) or as API clients (token)")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=None,
+        help="asks/s the players offer together (they think between asks); default: no think time",
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=5.0, help="seconds in which the players arrive, before the measured seconds"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="measure each server this many times, in turns (order reversed every other round)",
+    )
+    parser.add_argument(
+        "--auth",
+        choices=("session", "token"),
+        default="session",
+        help="players as browsers (session cookie + CSRF header) or as API clients (token)",
+    )
     args = parser.parse_args()
     servers = [tuple(u.split("=", 1)) if "=" in u.split("//")[0] else (u, u) for u in args.url]
-    print(f"{'server':>10} | {'players':>7} | {'offered':>7} | {'asks':>6} | {'asks/s':>6} | {'p50 ms':>6} | "
-          f"{'p95 ms':>6} | {'p99 ms':>6} | {'max ms':>6} | CPU ms per ask | statuses")
+    print(
+        f"{'server':>10} | {'players':>7} | {'offered':>7} | {'asks':>6} | {'asks/s':>6} | {'p50 ms':>6} | "
+        f"{'p95 ms':>6} | {'p99 ms':>6} | {'max ms':>6} | CPU ms per ask | statuses"
+    )
     results: dict[tuple[str, int], list[dict]] = {}
     for n in args.players:
         for round_ in range(args.rounds):
             # A, B, then B, A: a machine that speeds up or slows down during the run does
             # not favour whichever server always goes second.
-            for name, url in (servers if round_ % 2 == 0 else servers[::-1]):
+            for name, url in servers if round_ % 2 == 0 else servers[::-1]:
                 r = run_loop(run(url, n, args.seconds, args.rate, args.warmup, args.auth))
                 results.setdefault((name, n), []).append(r)
-                cpu = ", ".join(f"{k} {v:.0f}" if k == "idle %" else f"{k} {v:.2f}"
-                                for k, v in r["cpu_ms_per_ask"].items())
+                cpu = ", ".join(
+                    f"{k} {v:.0f}" if k == "idle %" else f"{k} {v:.2f}" for k, v in r["cpu_ms_per_ask"].items()
+                )
                 offered = f"{args.rate:.0f}/s" if args.rate else "max"
-                print(f"{name[-10:]:>10} | {n:>7} | {offered:>7} | {r['asks']:>6} | {r['asks_per_s']:>6.0f} | "
-                      f"{r['p50']:>6.1f} | {r['p95']:>6.1f} | {r['p99']:>6.1f} | {r['max']:>6.1f} | {cpu} | "
-                      f"{r['statuses']}", flush=True)
+                print(
+                    f"{name[-10:]:>10} | {n:>7} | {offered:>7} | {r['asks']:>6} | {r['asks_per_s']:>6.0f} | "
+                    f"{r['p50']:>6.1f} | {r['p95']:>6.1f} | {r['p99']:>6.1f} | {r['max']:>6.1f} | {cpu} | "
+                    f"{r['statuses']}",
+                    flush=True,
+                )
     if args.rounds > 1 or len(servers) > 1:
         print("\nmedians over the rounds:")
         for (name, n), runs in results.items():
@@ -283,8 +332,10 @@ def main() -> None:
                 # is steadier than the ratio of medians on a machine whose speed drifts.
                 pairs = [r["asks_per_s"] / f["asks_per_s"] for r, f in zip(runs, first) if f["asks_per_s"]]
                 ratio = f", asks/s x{statistics.median(pairs):.2f} of {servers[0][0]} (median of {len(pairs)} rounds)"
-            print(f"  {name}: {n} players: {med['asks_per_s']:.0f} asks/s, p50 {med['p50']:.1f} ms, "
-                  f"p99 {med['p99']:.1f} ms, web CPU {web:.2f} ms per ask{ratio}")
+            print(
+                f"  {name}: {n} players: {med['asks_per_s']:.0f} asks/s, p50 {med['p50']:.1f} ms, "
+                f"p99 {med['p99']:.1f} ms, web CPU {web:.2f} ms per ask{ratio}"
+            )
 
 
 if __name__ == "__main__":

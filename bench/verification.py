@@ -11,6 +11,7 @@ attempts and results a previous run left on them are deleted first, so that noth
 counted that was done before the clock started.
 Targets (issue 8): >= 1,000 results/s on 2 cores; p99 <= 1 s at 300/s offered.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -55,10 +56,28 @@ def trusted(lat: list[float], ids: list[int], what: str) -> list[float]:
 
 def start_worker(concurrency: int, log: Path) -> subprocess.Popen:
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings.local")
-    proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "WARNING",
-                             "-c", str(concurrency), "--without-gossip", "--without-mingle", "--without-heartbeat"],
-                            cwd=ROOT, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-l",
+            "WARNING",
+            "-c",
+            str(concurrency),
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=open(log, "wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     time.sleep(4)
     return proc
 
@@ -78,8 +97,10 @@ def wait_ranked(challenge_id: int, expected: int, timeout: float) -> float:
         # Ranked = in the index and its result committed: the index can hold an entry a
         # moment before the worker's transaction commits (the first count checked only the
         # index and read 102 results for 300 attempts).
-        if (client.zcard(rank_index.key(challenge_id)) == expected
-                and Result.objects.filter(challenge_id=challenge_id).count() == expected):
+        if (
+            client.zcard(rank_index.key(challenge_id)) == expected
+            and Result.objects.filter(challenge_id=challenge_id).count() == expected
+        ):
             return time.perf_counter()
         time.sleep(0.01)
     raise SystemExit(f"not all ranked within {timeout}s")
@@ -132,8 +153,10 @@ def main() -> None:
         done = wait_ranked(challenge.pk, len(ids), timeout=600)
         elapsed = done - perf0
         lat = trusted(latencies(ids, submitted, wall0, perf0), ids, "throughput")
-        print(f"throughput: {len(ids)} attempts verified and ranked in {elapsed:.1f}s = {len(ids) / elapsed:,.0f}/s "
-              f"(worker concurrency {args.concurrency}); submit-to-verified p50 {statistics.median(lat):.2f}s")
+        print(
+            f"throughput: {len(ids)} attempts verified and ranked in {elapsed:.1f}s = {len(ids) / elapsed:,.0f}/s "
+            f"(worker concurrency {args.concurrency}); submit-to-verified p50 {statistics.median(lat):.2f}s"
+        )
         # Side by side: one Celery message per attempt (the sweeper's and admin's path).
         from challenges.tasks import verify_attempt
 
@@ -143,7 +166,9 @@ def main() -> None:
         for attempt_id in one_by_one:
             verify_attempt.apply_async((attempt_id,))
         per_message = len(one_by_one) / (wait_ranked(challenge.pk, len(one_by_one), timeout=600) - start)
-        print(f"one message per attempt: {per_message:,.0f}/s; batched drain is {len(ids) / elapsed / per_message:.1f}x")
+        print(
+            f"one message per attempt: {per_message:,.0f}/s; batched drain is {len(ids) / elapsed / per_message:.1f}x"
+        )
         # Phase 2: a fixed offered rate.
         n = int(args.rate * args.rate_seconds)
         challenge, ids = make_attempts(n, "r")
@@ -159,8 +184,10 @@ def main() -> None:
         wait_ranked(challenge.pk, len(ids), timeout=300)
         lat = trusted(latencies(ids, submitted, wall0, perf0), ids, "fixed rate")
         p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
-        print(f"at {args.rate:.0f}/s offered for {args.rate_seconds:.0f}s: submit-to-ranked p50 "
-              f"{statistics.median(lat) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms")
+        print(
+            f"at {args.rate:.0f}/s offered for {args.rate_seconds:.0f}s: submit-to-ranked p50 "
+            f"{statistics.median(lat) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms"
+        )
         assert rank_index.is_ready(challenge.pk)
     finally:
         os.killpg(worker.pid, 15)

@@ -1,6 +1,7 @@
 """The player's own account over HTTP: change the name, sign in on another device with a
 one-time code, download everything, delete the account. Thin: shapes in, a service of
 challenges/accounts.py (its refusals get their statuses in config/errors.py)."""
+
 from __future__ import annotations
 
 from django.contrib.auth import login
@@ -16,6 +17,7 @@ from . import accounts
 from .api import MeView as _MeView
 from .api import body_fields, require_player
 from .auth import PLAYER_BACKEND
+
 
 class DeviceCodeThrottle(WindowThrottle):
     """New device codes per player (a code lives 10 minutes; a few are plenty)."""
@@ -33,8 +35,9 @@ class DeviceCodeTryThrottle(WindowThrottle):
 
 
 class RenameIn(serializers.Serializer):
-    name = serializers.CharField(help_text="2–24 letters, digits, spaces and . ' -, in one script; not a name that "
-                                           "looks like another player's.")
+    name = serializers.CharField(
+        help_text="2–24 letters, digits, spaces and . ' -, in one script; not a name that looks like another player's."
+    )
 
 
 class Renamed(serializers.Serializer):
@@ -54,8 +57,9 @@ class DeviceCodeIn(serializers.Serializer):
 class Export(serializers.Serializer):
     exported_at = serializers.DateTimeField()
     profile = serializers.JSONField(help_text="id, name, created_at, has_password, last_login")
-    attempts = serializers.ListField(child=serializers.JSONField(),
-                                     help_text="Every daily game: day, ranked, status, its asks, result with rank.")
+    attempts = serializers.ListField(
+        child=serializers.JSONField(), help_text="Every daily game: day, ranked, status, its asks, result with rank."
+    )
     casual_games = serializers.ListField(child=serializers.JSONField())
     device_codes = serializers.ListField(child=serializers.JSONField(), help_text="Dates only: codes are not kept.")
 
@@ -64,13 +68,20 @@ class MeView(_MeView):
     """``GET`` as before; ``PATCH`` renames; ``DELETE`` deletes the account."""
 
     @extend_schema(
-        operation_id="player_rename", tags=["players"], request=RenameIn,
-        responses={200: Renamed, **doc.errors(
-            (400, doc.error("`bad_name`, or a malformed body")), (401, doc.NOT_AUTHENTICATED),
-            (409, doc.error("`name_taken`: this name or a look-alike is another player's")),
-            (413, doc.TOO_LARGE))},
+        operation_id="player_rename",
+        tags=["players"],
+        request=RenameIn,
+        responses={
+            200: Renamed,
+            **doc.errors(
+                (400, doc.error("`bad_name`, or a malformed body")),
+                (401, doc.NOT_AUTHENTICATED),
+                (409, doc.error("`name_taken`: this name or a look-alike is another player's")),
+                (413, doc.TOO_LARGE),
+            ),
+        },
         description="Change the player's name, under the rules of a new name. Every leaderboard shows the current "
-                    "name, past days included.",
+        "name, past days included.",
     )
     def patch(self, request):
         player = require_player(request)
@@ -79,11 +90,13 @@ class MeView(_MeView):
         return Response({"id": player.pk, "name": player.name})
 
     @extend_schema(
-        operation_id="player_delete", tags=["players"], request=None,
+        operation_id="player_delete",
+        tags=["players"],
+        request=None,
         responses={204: None, 401: doc.NOT_AUTHENTICATED},
         description="Delete the account: the login (every session, the token), the name, practice and casual "
-                    "games go. Ranked results stay on their leaderboards as \"Deleted player 4f2a\", so no rank "
-                    "moves. Cannot be undone.",
+        'games go. Ranked results stay on their leaderboards as "Deleted player 4f2a", so no rank '
+        "moves. Cannot be undone.",
     )
     def delete(self, request):
         player = require_player(request)
@@ -94,8 +107,12 @@ class MeView(_MeView):
 
 
 class ExportView(APIView):
-    @extend_schema(operation_id="player_export", tags=["players"], responses={200: Export, 401: doc.NOT_AUTHENTICATED},
-                   description="Everything the site holds about the player, as a JSON download.")
+    @extend_schema(
+        operation_id="player_export",
+        tags=["players"],
+        responses={200: Export, 401: doc.NOT_AUTHENTICATED},
+        description="Everything the site holds about the player, as a JSON download.",
+    )
     def get(self, request):
         player = require_player(request)
         data = accounts.player_export(player=player)
@@ -109,10 +126,12 @@ class DeviceCodeView(APIView):
     throttle_classes = [DeviceCodeThrottle]
 
     @extend_schema(
-        operation_id="device_code_create", tags=["players"], request=None,
+        operation_id="device_code_create",
+        tags=["players"],
+        request=None,
         responses={201: DeviceCode, **doc.errors((401, doc.NOT_AUTHENTICATED), (429, doc.RATE_LIMITED))},
         description="A one-time code to type on another device (`POST /api/session/code`), valid 10 minutes, "
-                    "once. A new code replaces the previous one. Rate-limited per player.",
+        "once. A new code replaces the previous one. Rate-limited per player.",
     )
     def post(self, request):
         player = require_player(request)
@@ -126,12 +145,19 @@ class DeviceCodeLoginView(APIView):
     throttle_classes = [DeviceCodeTryThrottle]
 
     @extend_schema(
-        operation_id="session_code_login", tags=["players"], request=DeviceCodeIn,
-        responses={200: Renamed, **doc.errors(
-            (400, doc.error("`bad_code` (unknown, expired or used: one refusal for all), or a malformed body")),
-            (413, doc.TOO_LARGE), (429, doc.RATE_LIMITED))},
+        operation_id="session_code_login",
+        tags=["players"],
+        request=DeviceCodeIn,
+        responses={
+            200: Renamed,
+            **doc.errors(
+                (400, doc.error("`bad_code` (unknown, expired or used: one refusal for all), or a malformed body")),
+                (413, doc.TOO_LARGE),
+                (429, doc.RATE_LIMITED),
+            ),
+        },
         description="Log this browser in with a one-time code shown on the player's other device. The code is "
-                    "spent. Rate-limited per client IP.",
+        "spent. Rate-limited per client IP.",
     )
     def post(self, request):
         fields = body_fields(request, code=str)

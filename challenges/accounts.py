@@ -4,6 +4,7 @@ a one-time code to sign in on another device, the export of everything, and dele
 Refusals are domain errors (``AccountError`` with a code); the HTTP layer
 (config/errors.py) gives them their statuses.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -35,6 +36,7 @@ class AccountError(DomainError):
 
 # --- the name ----------------------------------------------------------------------
 
+
 def player_rename(*, player: Player, name: Any) -> Player:
     """The player's new name, under the rules of a first name (services.clean_name):
     NFKC, one script, and no name that looks like another player's. The leaderboards
@@ -51,6 +53,7 @@ def player_rename(*, player: Player, name: Any) -> Player:
 
 
 # --- another device ----------------------------------------------------------------
+
 
 def _code_hash(code: str) -> str:
     return hmac.new(settings.SECRET_KEY.encode(), f"device-code:{code}".encode(), hashlib.sha256).hexdigest()
@@ -89,8 +92,11 @@ def device_code_redeem(*, code: Any, now: dt.datetime | None = None) -> Player:
     now = now or timezone.now()
     digest = _code_hash(normal_code(code))
     with transaction.atomic():
-        found = (DeviceCode.objects.select_related("player__user")
-                 .filter(code_hash=digest, used_at__isnull=True, expires_at__gt=now).first())
+        found = (
+            DeviceCode.objects.select_related("player__user")
+            .filter(code_hash=digest, used_at__isnull=True, expires_at__gt=now)
+            .first()
+        )
         if found is None or found.player.user is None or not found.player.user.is_active:
             raise AccountError("bad_code", "this code is unknown, expired or already used")
         # Compare-and-set: of two devices typing the code at once, one gets in.
@@ -100,6 +106,7 @@ def device_code_redeem(*, code: Any, now: dt.datetime | None = None) -> Player:
 
 
 # --- your data ---------------------------------------------------------------------
+
 
 def _when(value: dt.datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
@@ -116,39 +123,64 @@ def player_export(*, player: Player, now: dt.datetime | None = None) -> dict[str
     now = now or timezone.now()
     user = player.user
     attempts = []
-    for attempt in (Attempt.objects.filter(player=player).select_related("challenge", "result")
-                    .order_by("started_at", "id")):
+    for attempt in (
+        Attempt.objects.filter(player=player).select_related("challenge", "result").order_by("started_at", "id")
+    ):
         result = getattr(attempt, "result", None)
-        attempts.append({
-            "id": attempt.pk, "game": attempt.challenge.game, "date": attempt.challenge.date.isoformat(),
-            "ranked": attempt.ranked, "status": attempt.status, "reject_reason": attempt.reject_reason or None,
-            "asks": list(attempt.moves), "started_at": _when(attempt.started_at),
-            "finished_at": _when(attempt.finished_at),
-            # Keyed hashes of the address and browser a ranked game started from (kept for
-            # the review of clusters of players); they cannot be turned back into either.
-            "origin": {"address_hash": attempt.client_key or None, "browser_hash": attempt.browser_key or None},
-            "result": None if result is None else {
-                "score": result.score, "player_pairs": result.player_pairs,
-                "opponent_pairs": result.opponent_pairs, "asks": result.asks, "ranked": result.ranked,
-                "disqualified": result.disqualified, "verified_at": _when(result.verified_at),
-                "rank": board.result_rank(result),
-            },
-        })
+        attempts.append(
+            {
+                "id": attempt.pk,
+                "game": attempt.challenge.game,
+                "date": attempt.challenge.date.isoformat(),
+                "ranked": attempt.ranked,
+                "status": attempt.status,
+                "reject_reason": attempt.reject_reason or None,
+                "asks": list(attempt.moves),
+                "started_at": _when(attempt.started_at),
+                "finished_at": _when(attempt.finished_at),
+                # Keyed hashes of the address and browser a ranked game started from (kept for
+                # the review of clusters of players); they cannot be turned back into either.
+                "origin": {"address_hash": attempt.client_key or None, "browser_hash": attempt.browser_key or None},
+                "result": None
+                if result is None
+                else {
+                    "score": result.score,
+                    "player_pairs": result.player_pairs,
+                    "opponent_pairs": result.opponent_pairs,
+                    "asks": result.asks,
+                    "ranked": result.ranked,
+                    "disqualified": result.disqualified,
+                    "verified_at": _when(result.verified_at),
+                    "rank": board.result_rank(result),
+                },
+            }
+        )
     casual = []
     for game in CasualGame.objects.filter(owner__player=player).order_by("id"):
-        casual.append({
-            "id": game.pk, "game": game.game, "status": game.status, "result": game.result or None,
-            "options": game.options, "moves": list(game.moves),
-            # A game still being played keeps its deal to itself (its next cards).
-            "seed": game.seed if game.status != CasualGame.Status.PLAYING else None,
-            "created_at": _when(game.created_at), "updated_at": _when(game.updated_at),
-        })
-    codes = [{"created_at": _when(c.created_at), "expires_at": _when(c.expires_at), "used_at": _when(c.used_at)}
-             for c in DeviceCode.objects.filter(player=player).order_by("id")]
+        casual.append(
+            {
+                "id": game.pk,
+                "game": game.game,
+                "status": game.status,
+                "result": game.result or None,
+                "options": game.options,
+                "moves": list(game.moves),
+                # A game still being played keeps its deal to itself (its next cards).
+                "seed": game.seed if game.status != CasualGame.Status.PLAYING else None,
+                "created_at": _when(game.created_at),
+                "updated_at": _when(game.updated_at),
+            }
+        )
+    codes = [
+        {"created_at": _when(c.created_at), "expires_at": _when(c.expires_at), "used_at": _when(c.used_at)}
+        for c in DeviceCode.objects.filter(player=player).order_by("id")
+    ]
     return {
         "exported_at": now.isoformat(),
         "profile": {
-            "id": player.pk, "name": player.name, "created_at": _when(player.created_at),
+            "id": player.pk,
+            "name": player.name,
+            "created_at": _when(player.created_at),
             "has_password": bool(user and user.has_usable_password()),
             "last_login": _when(user.last_login) if user else None,
         },
@@ -171,8 +203,9 @@ def player_delete(*, player: Player, now: dt.datetime | None = None) -> None:
         if player.deleted_at is not None:
             return
         user = player.user
-        kept = Attempt.objects.filter(player=player, ranked=True,
-                                      status__in=[Attempt.Status.VERIFYING, Attempt.Status.VERIFIED])
+        kept = Attempt.objects.filter(
+            player=player, ranked=True, status__in=[Attempt.Status.VERIFYING, Attempt.Status.VERIFIED]
+        )
         Attempt.objects.filter(player=player).exclude(pk__in=kept.values("pk")).delete()
         kept.update(client_key="", browser_key="")
         CasualOwner.objects.filter(player=player).delete()
@@ -180,7 +213,11 @@ def player_delete(*, player: Player, now: dt.datetime | None = None) -> None:
         # The look-alike key must stay unique: a tab never survives names.normal_form, so
         # no name anybody types has this key, and the empty name is free for nobody.
         Player.objects.filter(pk=player.pk).update(
-            name="", name_key=f"\tdeleted {player.pk}", token_hash=hash_token(secrets.token_urlsafe(32)),
-            deleted_at=now, user=None)
+            name="",
+            name_key=f"\tdeleted {player.pk}",
+            token_hash=hash_token(secrets.token_urlsafe(32)),
+            deleted_at=now,
+            user=None,
+        )
         if user is not None:
             user.delete()  # its sessions name a user that no longer exists: refused everywhere

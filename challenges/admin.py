@@ -5,6 +5,7 @@ every disqualification, restoration and re-verification is kept with who, when a
 Who sees cards: the inspector shows both hands and the lake. It needs the permission to
 view attempts, and while a day's seed is secret only superusers see that day's cards
 (a staff account must not be a way to learn today's deal)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -45,7 +46,9 @@ class ThrottledAdminLoginForm(AdminAuthenticationForm):
                 raise ValidationError(
                     "Too many log-in attempts from this address or for this username. "
                     "Try again in %(minutes)d minute%(s)s.",
-                    code="throttled", params={"minutes": minutes, "s": "" if minutes == 1 else "s"})
+                    code="throttled",
+                    params={"minutes": minutes, "s": "" if minutes == 1 else "s"},
+                )
         return super().clean()
 
 
@@ -106,7 +109,7 @@ def replay_steps(attempt: Attempt) -> list[dict]:
             "events": events,
             "player_hand": list(state.hands[0].values()),
             "opponent_hand": list(state.hands[1].values()),
-            "lake": state.deck[state.lake_next:],
+            "lake": state.deck[state.lake_next :],
             "player_pairs": list(state.pairs[0]),
             "opponent_pairs": list(state.pairs[1]),
             "knowledge": state.knowledge.snapshot(),
@@ -126,12 +129,21 @@ def replay_steps(attempt: Attempt) -> list[dict]:
 
 @admin.register(Attempt)
 class AttemptAdmin(ReadOnlyAdmin):
-    list_display = ("id", "player", "challenge", "ranked", "status", "asks_made", "suspicion", "finished_at",
-                    "inspect")
+    list_display = ("id", "player", "challenge", "ranked", "status", "asks_made", "suspicion", "finished_at", "inspect")
     list_filter = ("status", "ranked", "challenge__date")
     search_fields = ("player__name",)
-    fields = ("player", "challenge", "ranked", "asks_made", "status", "reject_reason", "started_at",
-              "finished_at", "verify_enqueued_at", "inspect")
+    fields = (
+        "player",
+        "challenge",
+        "ranked",
+        "asks_made",
+        "status",
+        "reject_reason",
+        "started_at",
+        "finished_at",
+        "verify_enqueued_at",
+        "inspect",
+    )
     readonly_fields = fields
     actions = ["reverify", "disqualify", "restore"]
 
@@ -156,8 +168,11 @@ class AttemptAdmin(ReadOnlyAdmin):
 
     def get_urls(self):
         return [
-            path("<int:attempt_id>/replay/", self.admin_site.admin_view(self.replay_view),
-                 name="challenges_attempt_replay"),
+            path(
+                "<int:attempt_id>/replay/",
+                self.admin_site.admin_view(self.replay_view),
+                name="challenges_attempt_replay",
+            ),
             path("review/", self.admin_site.admin_view(self.review_view), name="challenges_attempt_review"),
             path("review/decide/", self.admin_site.admin_view(self.decide_view), name="challenges_attempt_decide"),
             *super().get_urls(),
@@ -202,8 +217,12 @@ class AttemptAdmin(ReadOnlyAdmin):
         context = {
             **self.admin_site.each_context(request),
             "title": f"Fair-play review — {day}",
-            "day": day, "previous_day": day - dt.timedelta(days=1), "next_day": day + dt.timedelta(days=1),
-            "challenge": challenge, "rows": rows, "threshold": fairplay.FLAG_THRESHOLD,
+            "day": day,
+            "previous_day": day - dt.timedelta(days=1),
+            "next_day": day + dt.timedelta(days=1),
+            "challenge": challenge,
+            "rows": rows,
+            "threshold": fairplay.FLAG_THRESHOLD,
             "flagged": sum(1 for r in rows if r["flagged"] or r["week_flagged"]),
             "may_review": self.has_review_permission(request),
             "opts": self.model._meta,
@@ -214,11 +233,14 @@ class AttemptAdmin(ReadOnlyAdmin):
         """One decision from the review queue or the inspector (POST: attempt, decision, reason)."""
         if request.method != "POST" or not self.has_review_permission(request):
             raise PermissionDenied
-        attempt = get_object_or_404(Attempt.objects.select_related("result", "challenge"),
-                                    pk=request.POST.get("attempt") or 0)
+        attempt = get_object_or_404(
+            Attempt.objects.select_related("result", "challenge"), pk=request.POST.get("attempt") or 0
+        )
         decision = request.POST.get("decision")
         reason = (request.POST.get("reason") or "").strip()
-        back = request.POST.get("next") or reverse("admin:challenges_attempt_review") + f"?date={attempt.challenge.date}"
+        back = (
+            request.POST.get("next") or reverse("admin:challenges_attempt_review") + f"?date={attempt.challenge.date}"
+        )
         if not back.startswith("/admin/"):
             back = reverse("admin:index")
         if not reason:
@@ -235,8 +257,9 @@ class AttemptAdmin(ReadOnlyAdmin):
             if decision == "reverify" and attempt.status != Attempt.Status.PLAYING:
                 services.attempt_reverify(attempt_id=attempt.pk, by=request.user, reason=reason)
             elif decision in ("disqualify", "restore") and result is not None:
-                result_disqualify(result_id=result.pk, disqualified=decision == "disqualify", by=request.user,
-                                  reason=reason)
+                result_disqualify(
+                    result_id=result.pk, disqualified=decision == "disqualify", by=request.user, reason=reason
+                )
             else:
                 continue
             done += 1
@@ -249,10 +272,17 @@ class AttemptAdmin(ReadOnlyAdmin):
             done = self._decide(request, list(queryset.select_related("result")), decision, reason)
             self.message_user(request, f"{title}: {done} attempt(s)", messages.SUCCESS)
             return None
-        return TemplateResponse(request, "admin/challenges/attempt_reason.html", {
-            **self.admin_site.each_context(request), "title": title, "attempts": queryset,
-            "action": decision, "opts": self.model._meta,
-        })
+        return TemplateResponse(
+            request,
+            "admin/challenges/attempt_reason.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": title,
+                "attempts": queryset,
+                "action": decision,
+                "opts": self.model._meta,
+            },
+        )
 
     @admin.action(description="Re-verify (replay from seed + asks)", permissions=["review"])
     def reverify(self, request, queryset):

@@ -1,4 +1,5 @@
 """Thin API views: check the input's shape, call a service or selector, serialize a view."""
+
 from __future__ import annotations
 
 import re
@@ -65,10 +66,18 @@ class PlayersView(APIView):
     throttle_classes = [PlayerCreateThrottle]
 
     @extend_schema(
-        operation_id="player_create", tags=["players"], request=doc.PlayerCreateIn,
-        responses={201: doc.PlayerCreated, **doc.errors(
-            (400, doc.error("`bad_name`, or a malformed body (`bad_json`, `missing_field`, `wrong_type`)")),
-            (409, doc.error("`name_taken`")), (413, doc.TOO_LARGE), (429, doc.RATE_LIMITED))},
+        operation_id="player_create",
+        tags=["players"],
+        request=doc.PlayerCreateIn,
+        responses={
+            201: doc.PlayerCreated,
+            **doc.errors(
+                (400, doc.error("`bad_name`, or a malformed body (`bad_json`, `missing_field`, `wrong_type`)")),
+                (409, doc.error("`name_taken`")),
+                (413, doc.TOO_LARGE),
+                (429, doc.RATE_LIMITED),
+            ),
+        },
         description="A named guest player. Also logs the browser session in. Rate-limited per client IP.",
     )
     def post(self, request):
@@ -79,8 +88,7 @@ class PlayersView(APIView):
 
 
 class MeView(APIView):
-    @extend_schema(operation_id="player_me", tags=["players"],
-                   responses={200: doc.Me, 401: doc.NOT_AUTHENTICATED})
+    @extend_schema(operation_id="player_me", tags=["players"], responses={200: doc.Me, 401: doc.NOT_AUTHENTICATED})
     def get(self, request):
         player = require_player(request)
         return Response({"id": player.pk, "name": player.name, "has_password": player.user.has_usable_password()})
@@ -88,9 +96,17 @@ class MeView(APIView):
 
 class PasswordView(APIView):
     @extend_schema(
-        operation_id="player_set_password", tags=["players"], request=doc.PasswordIn,
-        responses={200: doc.Ok, **doc.errors((400, doc.error("`bad_password`, or a malformed body")),
-                                             (401, doc.NOT_AUTHENTICATED), (413, doc.TOO_LARGE))},
+        operation_id="player_set_password",
+        tags=["players"],
+        request=doc.PasswordIn,
+        responses={
+            200: doc.Ok,
+            **doc.errors(
+                (400, doc.error("`bad_password`, or a malformed body")),
+                (401, doc.NOT_AUTHENTICATED),
+                (413, doc.TOO_LARGE),
+            ),
+        },
         description="Set a password, so the player can log in again by name (`POST /api/session`).",
     )
     def post(self, request):
@@ -108,10 +124,15 @@ class LoginView(APIView):
     throttle_classes = [LoginThrottle]
 
     @extend_schema(
-        operation_id="session_login", tags=["players"], request=doc.LoginIn,
-        responses={200: doc.LoggedIn, **doc.errors((400, doc.BAD_BODY),
-                                                   (401, doc.error("`bad_login`")), (413, doc.TOO_LARGE),
-                                                   (429, doc.RATE_LIMITED))},
+        operation_id="session_login",
+        tags=["players"],
+        request=doc.LoginIn,
+        responses={
+            200: doc.LoggedIn,
+            **doc.errors(
+                (400, doc.BAD_BODY), (401, doc.error("`bad_login`")), (413, doc.TOO_LARGE), (429, doc.RATE_LIMITED)
+            ),
+        },
         description="Log the browser session in by name and password.",
     )
     def post(self, request):
@@ -127,20 +148,34 @@ class LoginView(APIView):
         return super().get_throttles() if self.request.method == "POST" else []
 
     @extend_schema(
-        operation_id="session_logout", tags=["players"], request=None,
-        responses={204: None, **doc.errors(
-            (400, doc.error("`not_a_session`: the request came with a token; a token is ended by "
-                            "rotating it (`POST /api/players/me/token`)")),
-            (403, doc.error("`forbidden`: the CSRF token is missing")),
-            (503, doc.error("`unavailable`: the session could not be ended now (nothing changed); try again")))},
+        operation_id="session_logout",
+        tags=["players"],
+        request=None,
+        responses={
+            204: None,
+            **doc.errors(
+                (
+                    400,
+                    doc.error(
+                        "`not_a_session`: the request came with a token; a token is ended by "
+                        "rotating it (`POST /api/players/me/token`)"
+                    ),
+                ),
+                (403, doc.error("`forbidden`: the CSRF token is missing")),
+                (503, doc.error("`unavailable`: the session could not be ended now (nothing changed); try again")),
+            ),
+        },
         description="Log the browser out: its session ends in every web process at once. Also 204 "
-                    "when the browser was not logged in. A player without a password cannot log in "
-                    "again as that player.",
+        "when the browser was not logged in. A player without a password cannot log in "
+        "again as that player.",
     )
     def delete(self, request):
         if request.auth is not None:
-            raise ApiError("not_a_session", "this request is authenticated by a token, not a session: "
-                                            "rotate the token with POST /api/players/me/token")
+            raise ApiError(
+                "not_a_session",
+                "this request is authenticated by a token, not a session: "
+                "rotate the token with POST /api/players/me/token",
+            )
         # A browser not logged in still has a session (its casual games): no other site may end it.
         SessionAuthentication().enforce_csrf(request)
         try:
@@ -152,10 +187,12 @@ class LoginView(APIView):
 
 class TokenView(APIView):
     @extend_schema(
-        operation_id="player_rotate_token", tags=["players"], request=None,
+        operation_id="player_rotate_token",
+        tags=["players"],
+        request=None,
         responses={200: doc.NewToken, 401: doc.NOT_AUTHENTICATED},
         description="A new API token for the player, shown once; the previous token is refused at once "
-                    "by every web process. Browser sessions are not affected.",
+        "by every web process. Browser sessions are not affected.",
     )
     def post(self, request):
         player = require_player(request)
@@ -164,9 +201,13 @@ class TokenView(APIView):
 
 class ChallengeView(APIView):
     @extend_schema(
-        operation_id="challenge_get", tags=["challenges"], parameters=[doc.DATE],
-        responses={200: doc.Challenge, **doc.errors((400, doc.error("`bad_date`")),
-                                                    (404, doc.error("`not_found`: the day has not started")))},
+        operation_id="challenge_get",
+        tags=["challenges"],
+        parameters=[doc.DATE],
+        responses={
+            200: doc.Challenge,
+            **doc.errors((400, doc.error("`bad_date`")), (404, doc.error("`not_found`: the day has not started"))),
+        },
         description="The day's deal: its commitment while open, its seed too once closed.",
     )
     def get(self, request, date: str):
@@ -175,13 +216,22 @@ class ChallengeView(APIView):
 
 class AttemptStartView(APIView):
     @extend_schema(
-        operation_id="attempt_start", tags=["attempts"], parameters=[doc.DATE], request=None,
-        responses={201: doc.AttemptView, 200: doc.AttemptView, **doc.errors(
-            (400, doc.error("`bad_date`")), (401, doc.NOT_AUTHENTICATED),
-            (404, doc.error("`not_found` / `not_open`: the day has not started")))},
+        operation_id="attempt_start",
+        tags=["attempts"],
+        parameters=[doc.DATE],
+        request=None,
+        responses={
+            201: doc.AttemptView,
+            200: doc.AttemptView,
+            **doc.errors(
+                (400, doc.error("`bad_date`")),
+                (401, doc.NOT_AUTHENTICATED),
+                (404, doc.error("`not_found` / `not_open`: the day has not started")),
+            ),
+        },
         description="Today: the caller's one ranked attempt (201 created, 200 if it exists). "
-                    "A past day: unranked practice, resuming an unfinished one (or going on from the caller's "
-                    "ranked game of that day that the close cut short).",
+        "A past day: unranked practice, resuming an unfinished one (or going on from the caller's "
+        "ranked game of that day that the close cut short).",
     )
     def post(self, request, date: str):
         player = require_player(request)
@@ -189,14 +239,22 @@ class AttemptStartView(APIView):
         browser = request.COOKIES.get(BROWSER_COOKIE, "")
         if not BROWSER_SHAPE.match(browser):
             browser = secrets.token_urlsafe(18)
-        attempt, created = services.attempt_start(player=player, challenge=challenge, browser=browser,
-                                                  client=BaseThrottle().get_ident(request) or "")
-        response = Response(selectors.attempt_view(attempt),
-                            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        attempt, created = services.attempt_start(
+            player=player, challenge=challenge, browser=browser, client=BaseThrottle().get_ident(request) or ""
+        )
+        response = Response(
+            selectors.attempt_view(attempt), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        )
         # The browser's own mark outlives log-ins: the players one browser creates on one
         # day are shown together to reviewers.
-        response.set_cookie(BROWSER_COOKIE, browser, max_age=400 * 86400, httponly=True, samesite="Lax",
-                            secure=settings.SESSION_COOKIE_SECURE)
+        response.set_cookie(
+            BROWSER_COOKIE,
+            browser,
+            max_age=400 * 86400,
+            httponly=True,
+            samesite="Lax",
+            secure=settings.SESSION_COOKIE_SECURE,
+        )
         return response
 
 
@@ -210,9 +268,14 @@ def own_attempt(request, attempt_id: int) -> Attempt:
 
 class AttemptView(APIView):
     @extend_schema(
-        operation_id="attempt_get", tags=["attempts"], parameters=[doc.ATTEMPT_ID],
-        responses={200: doc.AttemptView, 401: doc.NOT_AUTHENTICATED,
-                   404: doc.error("`not_found`, also for another player's attempt")},
+        operation_id="attempt_get",
+        tags=["attempts"],
+        parameters=[doc.ATTEMPT_ID],
+        responses={
+            200: doc.AttemptView,
+            401: doc.NOT_AUTHENTICATED,
+            404: doc.error("`not_found`, also for another player's attempt"),
+        },
     )
     def get(self, request, attempt_id: int):
         return Response(selectors.attempt_view(own_attempt(request, attempt_id)))
@@ -222,16 +285,30 @@ class AskView(APIView):
     throttle_classes = [AskThrottle]
 
     @extend_schema(
-        operation_id="attempt_ask", tags=["attempts"], parameters=[doc.ATTEMPT_ID], request=doc.AskIn,
+        operation_id="attempt_ask",
+        tags=["attempts"],
+        parameters=[doc.ATTEMPT_ID],
+        request=doc.AskIn,
         examples=[doc.ASK_EXAMPLE],
-        responses={200: doc.AttemptAfterAsk, **doc.errors(
-            (400, doc.error("`illegal_ask` (rank not in hand), `bad_move`, or a malformed body")),
-            (401, doc.NOT_AUTHENTICATED), (404, doc.error("`not_found`")),
-            (409, doc.error("`stale_move` (`move` is not the number of asks made; nothing changed), "
-                            "`game_over`, or `day_closed` (a ranked game of a day whose seed is now public)")),
-            (413, doc.TOO_LARGE), (429, doc.RATE_LIMITED))},
+        responses={
+            200: doc.AttemptAfterAsk,
+            **doc.errors(
+                (400, doc.error("`illegal_ask` (rank not in hand), `bad_move`, or a malformed body")),
+                (401, doc.NOT_AUTHENTICATED),
+                (404, doc.error("`not_found`")),
+                (
+                    409,
+                    doc.error(
+                        "`stale_move` (`move` is not the number of asks made; nothing changed), "
+                        "`game_over`, or `day_closed` (a ranked game of a day whose seed is now public)"
+                    ),
+                ),
+                (413, doc.TOO_LARGE),
+                (429, doc.RATE_LIMITED),
+            ),
+        },
         description="One ask. The game may end with it: the attempt is then `verifying` until a "
-                    "worker's replay has verified it. Rate-limited per player.",
+        "worker's replay has verified it. Rate-limited per player.",
     )
     def post(self, request, attempt_id: int):
         player = require_player(request)
@@ -243,16 +320,22 @@ class AskView(APIView):
 
 
 class MyAttemptsView(APIView):
-    @extend_schema(operation_id="player_attempts", tags=["players"],
-                   responses={200: doc.MyAttempts, 401: doc.NOT_AUTHENTICATED})
+    @extend_schema(
+        operation_id="player_attempts", tags=["players"], responses={200: doc.MyAttempts, 401: doc.NOT_AUTHENTICATED}
+    )
     def get(self, request):
         player = require_player(request)
         rows = []
         for attempt in selectors.player_attempts(player=player):
             result = getattr(attempt, "result", None)
-            rows.append({
-                "id": attempt.pk, "date": attempt.challenge.date.isoformat(), "ranked": attempt.ranked,
-                "status": attempt.status, "asks": len(attempt.moves),
-                "score": result.score if result else None,
-            })
+            rows.append(
+                {
+                    "id": attempt.pk,
+                    "date": attempt.challenge.date.isoformat(),
+                    "ranked": attempt.ranked,
+                    "status": attempt.status,
+                    "asks": len(attempt.moves),
+                    "score": result.score if result else None,
+                }
+            )
         return Response({"attempts": rows})

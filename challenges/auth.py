@@ -31,6 +31,7 @@ session's cached copy and its user's copy in one round trip. Such a pointer is o
 the session names its user (and Django checks its password hash), the copy must be of
 that user, else the user is read as if there were no pointer.
 """
+
 from __future__ import annotations
 
 import time
@@ -96,8 +97,11 @@ def forget_user(user_id: int | None) -> None:
     except FAILED:
         from config.errors import ApiError  # not at import: DRF's views import this module
 
-        raise ApiError("unavailable", "this change cannot be made right now; try again shortly",
-                       status.HTTP_503_SERVICE_UNAVAILABLE) from None
+        raise ApiError(
+            "unavailable",
+            "this change cannot be made right now; try again shortly",
+            status.HTTP_503_SERVICE_UNAVAILABLE,
+        ) from None
     transaction.on_commit(lambda: cache.set(key, HOLD, HOLD_SECONDS))
 
 
@@ -217,8 +221,13 @@ class PrefetchMiddleware:
     def __call__(self, request):
         cache = shared_cache()
         key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-        if cache is None or not key or not key.isalnum() or settings.SESSION_ENGINE != "config.sessions" \
-                or settings.SESSION_CACHE_ALIAS != "default":
+        if (
+            cache is None
+            or not key
+            or not key.isalnum()
+            or settings.SESSION_ENGINE != "config.sessions"
+            or settings.SESSION_CACHE_ALIAS != "default"
+        ):
             return self.get_response(request)
         user, session = cache.read_pointed(SESSION_KEY % key, USER_KEY % "", SESSION_COPY + key)
         ready = {SESSION_COPY + key: session}
@@ -229,8 +238,12 @@ class PrefetchMiddleware:
         # The next request's user comes with its session: point this session at its user.
         found = getattr(request, "_cached_user", None)  # read from the session, if it was
         key_now = getattr(request.session, "session_key", None)
-        if found is not None and found.is_authenticated and key_now and (
-                key_now != key or not isinstance(user, get_user_model()) or user.pk != found.pk):
+        if (
+            found is not None
+            and found.is_authenticated
+            and key_now
+            and (key_now != key or not isinstance(user, get_user_model()) or user.pk != found.pk)
+        ):
             cache.set(SESSION_KEY % key_now, found.pk, settings.SESSION_COOKIE_AGE)
         return response
 

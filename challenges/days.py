@@ -1,4 +1,5 @@
 """The server's day: dates come from the server clock in CHALLENGE_TIMEZONE, never a client."""
+
 from __future__ import annotations
 
 import datetime as dt

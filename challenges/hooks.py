@@ -6,6 +6,7 @@ the rank index up: all three are leaderboard's. Leaderboard plugs its functions 
 from LeaderboardConfig.ready(); calling a hook nobody provided is a configuration error,
 never a silent no-op (a verified attempt without its result would be lost).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

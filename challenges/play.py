@@ -1,6 +1,7 @@
 """Stored games: a game kept as its deal and its moves (a daily attempt, a casual game),
 and the one service that applies moves to one. Every state is derived by replaying the
 moves on the deal (lila's ``Puzzle``): the moves are the only game state we write."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -77,12 +78,23 @@ def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | N
     made, events = play(eng, state)
     changes = {"moves": [*game.moves, *made], **game.after_moves(eng, state, now)}
     fields = [cast(models.Field, game._meta.get_field(name)) for name in changes]
-    statement = _WRITE.format(table=game._meta.db_table, length=_JSON_LENGTH[connection.vendor],
-                              columns=", ".join(f"{field.column} = %s" for field in fields))
+    statement = _WRITE.format(
+        table=game._meta.db_table,
+        length=_JSON_LENGTH[connection.vendor],
+        columns=", ".join(f"{field.column} = %s" for field in fields),
+    )
     with connection.cursor() as cursor:
-        cursor.execute(statement, [*(field.get_db_prep_save(value, connection)
-                                     for field, value in zip(fields, changes.values(), strict=True)),
-                                   game.pk, move])
+        cursor.execute(
+            statement,
+            [
+                *(
+                    field.get_db_prep_save(value, connection)
+                    for field, value in zip(fields, changes.values(), strict=True)
+                ),
+                game.pk,
+                move,
+            ],
+        )
         landed = cursor.rowcount == 1
     if not landed:
         raise StaleMove("another request changed this game first")

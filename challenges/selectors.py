@@ -1,4 +1,5 @@
 """Reads: what a player may see of challenges and attempts."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -75,8 +76,11 @@ def parse_day(text: str) -> dt.date | None:
 def public_replay(*, attempt_id: int, user) -> Attempt | None:
     """A ranked, verified game whose day's seed is public: anyone may replay it face up.
     Before that moment only superusers may (the deal is still secret)."""
-    attempt = (Attempt.objects.select_related("challenge", "player", "result")
-               .filter(pk=attempt_id, ranked=True, status=Attempt.Status.VERIFIED).first())
+    attempt = (
+        Attempt.objects.select_related("challenge", "player", "result")
+        .filter(pk=attempt_id, ranked=True, status=Attempt.Status.VERIFIED)
+        .first()
+    )
     if attempt is None:
         return None
     if not attempt.challenge.is_revealed(timezone.now()) and not getattr(user, "is_superuser", False):

@@ -1,4 +1,5 @@
 """Writes. Views and tasks call these; every state is derived from seed + asks."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -40,6 +41,7 @@ def hash_token(token: str) -> str:
 
 # --- challenges --------------------------------------------------------------------
 
+
 def challenge_for_day(*, day: dt.date, game: str = DAILY_GAME) -> DailyChallenge:
     """The day's challenge, created on first request (two racing requests get one row)."""
     found = DailyChallenge.objects.filter(game=game, date=day).first()
@@ -50,8 +52,13 @@ def challenge_for_day(*, day: dt.date, game: str = DAILY_GAME) -> DailyChallenge
     try:
         with transaction.atomic():
             return DailyChallenge.objects.create(
-                game=game, date=day, seed=seed, commitment=days.commitment(seed),
-                rules_version=version, closes_at=days.closes_at(day), reveals_at=days.reveals_at(day),
+                game=game,
+                date=day,
+                seed=seed,
+                commitment=days.commitment(seed),
+                rules_version=version,
+                closes_at=days.closes_at(day),
+                reveals_at=days.reveals_at(day),
             )
     except IntegrityError:
         return DailyChallenge.objects.get(game=game, date=day)
@@ -87,6 +94,7 @@ def ensure_upcoming_challenges(*, now: dt.datetime | None = None) -> list[DailyC
 
 # --- players -----------------------------------------------------------------------
 
+
 def clean_name(name: Any) -> tuple[str, str]:
     """The name as it will be shown (NFKC, single spaces) and its look-alike key."""
     if not isinstance(name, str):
@@ -97,7 +105,9 @@ def clean_name(name: Any) -> tuple[str, str]:
     if not NAME_RE.match(name):
         raise DomainError("bad_name", "letters, digits, spaces and . ' - only; start and end with a letter or digit")
     if names.mixes_scripts(name):
-        raise DomainError("bad_name", "a name is written in one script (Latin with Japanese, Chinese or Korean is fine)")
+        raise DomainError(
+            "bad_name", "a name is written in one script (Latin with Japanese, Chinese or Korean is fine)"
+        )
     return name, names.name_key(name)
 
 
@@ -154,6 +164,7 @@ def player_authenticate(*, name: Any, password: Any) -> Player:
 
 # --- attempts ----------------------------------------------------------------------
 
+
 def origin_key(kind: str, value: str) -> str:
     """A keyed hash of where a game came from (an address, a browser's cookie): equal
     values compare equal for reviewers, and the stored key tells nothing of the value."""
@@ -162,8 +173,9 @@ def origin_key(kind: str, value: str) -> str:
     return hmac.new(settings.SECRET_KEY.encode(), f"{kind}:{value}".encode(), hashlib.sha256).hexdigest()[:16]
 
 
-def attempt_start(*, player: Player, challenge: DailyChallenge, client: str = "",
-                  browser: str = "") -> tuple[Attempt, bool]:
+def attempt_start(
+    *, player: Player, challenge: DailyChallenge, client: str = "", browser: str = ""
+) -> tuple[Attempt, bool]:
     """Today's challenge: the one ranked attempt (created once). A past day: unranked
     practice, resuming the unfinished one if any. A future day cannot be played.
     ``client`` and ``browser`` (an address, a browser's own cookie) are kept as keyed
@@ -175,24 +187,30 @@ def attempt_start(*, player: Player, challenge: DailyChallenge, client: str = ""
     existing = (
         Attempt.objects.filter(player=player, challenge=challenge, ranked=True).first()
         if ranked
-        else Attempt.objects.filter(player=player, challenge=challenge, ranked=False,
-                                    status=Attempt.Status.PLAYING).order_by("-id").first()
+        else Attempt.objects.filter(player=player, challenge=challenge, ranked=False, status=Attempt.Status.PLAYING)
+        .order_by("-id")
+        .first()
     )
     if existing:
         return existing, False
     moves: list[str] = []
     if not ranked:
         # A ranked game the close cut short goes on as practice from where it stopped.
-        cut_short = Attempt.objects.filter(player=player, challenge=challenge, ranked=True,
-                                           status=Attempt.Status.PLAYING).first()
+        cut_short = Attempt.objects.filter(
+            player=player, challenge=challenge, ranked=True, status=Attempt.Status.PLAYING
+        ).first()
         if cut_short is not None:
             moves = list(cut_short.moves)
     try:
         with one_statement():
             attempt = Attempt.objects.create(
-                player=player, challenge=challenge, ranked=ranked, moves=moves,
+                player=player,
+                challenge=challenge,
+                ranked=ranked,
+                moves=moves,
                 client_key=origin_key("client", client) if ranked else "",
-                browser_key=origin_key("browser", browser) if ranked else "")
+                browser_key=origin_key("browser", browser) if ranked else "",
+            )
     except IntegrityError:  # a second tab created it a moment ago
         return Attempt.objects.get(player=player, challenge=challenge, ranked=True), False
     # A deal where the game ends before any ask cannot happen (a hand of 5 holds a single).
@@ -235,11 +253,18 @@ def _attempt_for_ask(attempt_id: int, player: Player) -> Attempt:
     if isinstance(reveals_at, str):
         reveals_at = dt.datetime.fromisoformat(reveals_at)
     if reveals_at.tzinfo is None:  # SQLite keeps UTC without its offset
-        reveals_at = reveals_at.replace(tzinfo=dt.timezone.utc)
-    challenge = DailyChallenge(id=challenge_id, game=game, seed=seed, date=dt.date.fromisoformat(str(date)),
-                               reveals_at=reveals_at)
-    return Attempt(id=attempt_id, player=player, challenge=challenge, status=status_, ranked=bool(ranked),
-                   moves=json.loads(moves) if isinstance(moves, (str, bytes)) else moves)
+        reveals_at = reveals_at.replace(tzinfo=dt.UTC)
+    challenge = DailyChallenge(
+        id=challenge_id, game=game, seed=seed, date=dt.date.fromisoformat(str(date)), reveals_at=reveals_at
+    )
+    return Attempt(
+        id=attempt_id,
+        player=player,
+        challenge=challenge,
+        status=status_,
+        ranked=bool(ranked),
+        moves=json.loads(moves) if isinstance(moves, (str, bytes)) else moves,
+    )
 
 
 def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any):
@@ -252,7 +277,9 @@ def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any):
         # Committed already (autocommit). Should this process die right here, the
         # attempt is `verifying` without a message: the sweeper enqueues it.
         transaction.on_commit(lambda: enqueue_verification(attempt.pk))
-        log.info("attempt finished attempt=%s challenge=%s asks=%s", attempt.pk, attempt.challenge_id, len(attempt.moves))
+        log.info(
+            "attempt finished attempt=%s challenge=%s asks=%s", attempt.pk, attempt.challenge_id, len(attempt.moves)
+        )
     return attempt, state, events
 
 
@@ -310,8 +337,10 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
     attempt, so a duplicated task finds nothing to do. Returns how many were replayed."""
     with transaction.atomic():
         attempts = list(
-            Attempt.objects.select_for_update(of=("self",)).select_related("challenge")
-            .filter(pk__in=attempt_ids, status=Attempt.Status.VERIFYING).order_by("pk")
+            Attempt.objects.select_for_update(of=("self",))
+            .select_related("challenge")
+            .filter(pk__in=attempt_ids, status=Attempt.Status.VERIFYING)
+            .order_by("pk")
         )
         if not attempts:
             return 0
@@ -327,8 +356,12 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
                 # seed could be known never ranks (the ask service refuses such asks).
                 attempt.status = Attempt.Status.REJECTED
                 attempt.reject_reason = "finished_after_close"
-                log.warning("attempt rejected attempt=%s challenge=%s reason=%s", attempt.pk,
-                            attempt.challenge_id, attempt.reject_reason)
+                log.warning(
+                    "attempt rejected attempt=%s challenge=%s reason=%s",
+                    attempt.pk,
+                    attempt.challenge_id,
+                    attempt.reject_reason,
+                )
                 continue
             game = engine(attempt.challenge.game)
             try:
@@ -336,8 +369,12 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
             except ReplayError as exc:
                 attempt.status = Attempt.Status.REJECTED
                 attempt.reject_reason = f"{exc.code} at ask {exc.index}"
-                log.warning("attempt rejected attempt=%s challenge=%s reason=%s", attempt.pk,
-                            attempt.challenge_id, attempt.reject_reason)
+                log.warning(
+                    "attempt rejected attempt=%s challenge=%s reason=%s",
+                    attempt.pk,
+                    attempt.challenge_id,
+                    attempt.reject_reason,
+                )
                 continue
             attempt.status = Attempt.Status.VERIFIED
             # How the asks were chosen, for the review of ranked games (practice is free).
@@ -346,8 +383,12 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
         results = hooks.record_results(verified=verified)
         Attempt.objects.bulk_update(attempts, ["status", "reject_reason"])
         for result in results:
-            log.info("attempt verified attempt=%s challenge=%s score=%s", result.attempt_id, result.challenge_id,
-                     result.score)
+            log.info(
+                "attempt verified attempt=%s challenge=%s score=%s",
+                result.attempt_id,
+                result.challenge_id,
+                result.score,
+            )
     return len(attempts)
 
 
@@ -370,8 +411,9 @@ def sweep_verifying(*, now: dt.datetime | None = None) -> int:
     """Re-enqueue attempts stuck in `verifying` (lost message, dead worker, broker down)."""
     now = now or timezone.now()
     stuck = list(
-        Attempt.objects.filter(status=Attempt.Status.VERIFYING, verify_enqueued_at__lt=now - settings.VERIFY_STUCK_AFTER)
-        .values_list("pk", flat=True)[:5000]
+        Attempt.objects.filter(
+            status=Attempt.Status.VERIFYING, verify_enqueued_at__lt=now - settings.VERIFY_STUCK_AFTER
+        ).values_list("pk", flat=True)[:5000]
     )
     if stuck:
         Attempt.objects.filter(pk__in=stuck).update(verify_enqueued_at=now)

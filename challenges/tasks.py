@@ -1,4 +1,5 @@
 """Tasks take ids and call services; all are idempotent."""
+
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 

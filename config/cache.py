@@ -15,6 +15,7 @@ costs a request milliseconds, not a socket timeout, and never an error:
 ``prefetched`` lets the rest of the request read what it brought without asking Redis
 again (challenges/auth.py: a request's session and its user, or a token's user, in one).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -64,8 +65,12 @@ class _OneClient(RedisCacheClient):
 
 class GuardedRedisCache(RedisCache):
     def __init__(self, server, params):
-        options = {"pool_class": GuardedConnectionPool, "socket_timeout": HOT_TIMEOUT,
-                   "socket_connect_timeout": HOT_TIMEOUT, **params.get("OPTIONS", {})}
+        options = {
+            "pool_class": GuardedConnectionPool,
+            "socket_timeout": HOT_TIMEOUT,
+            "socket_connect_timeout": HOT_TIMEOUT,
+            **params.get("OPTIONS", {}),
+        }
         super().__init__(server, {**params, "OPTIONS": options})
         self._class = _OneClient
         self._scripts: dict[int, Any] = {}  # one Lua script object per client

@@ -1,4 +1,5 @@
 """Database helpers shared by the apps."""
+
 from __future__ import annotations
 
 from contextlib import nullcontext

@@ -9,6 +9,7 @@ EMBEDDED_SWEEP_EVERY, after its own response is ready. The sweep re-enqueues att
 `verifying` for longer than VERIFY_STUCK_AFTER, and eagerly that means replayed on the spot.
 With a broker this middleware removes itself.
 """
+
 from __future__ import annotations
 
 import logging

@@ -3,6 +3,7 @@
 Services and engines raise domain errors (games.base.DomainError: a code and a reason,
 nothing of HTTP). This module alone turns a code into a status (``STATUS``): for the API
 (``api_exception_handler``) and for pages (``PageErrorMiddleware``)."""
+
 from __future__ import annotations
 
 import logging
@@ -78,8 +79,11 @@ def api_exception_handler(exc, context):
         return Response({"error": exc.code, "detail": exc.detail or exc.code}, status=status_of(exc.code))
     if isinstance(exc, (OperationalError, InterfaceError)):
         log.warning("database unavailable: %s", exc.__class__.__name__)
-        return Response({"error": "unavailable", "detail": "the database is unavailable; try again shortly"},
-                        status=503, headers={"Retry-After": "5"})
+        return Response(
+            {"error": "unavailable", "detail": "the database is unavailable; try again shortly"},
+            status=503,
+            headers={"Retry-After": "5"},
+        )
     if isinstance(exc, RequestDataTooBig):
         return Response({"error": "too_large", "detail": "the request body is too large"}, status=413)
     response = exception_handler(exc, context)
@@ -106,8 +110,11 @@ class DatabaseUnavailableMiddleware:
             isinstance(exception, DatabaseError) and "connection" in str(exception).lower()
         ):
             log.warning("database unavailable on %s", request.path)
-            return JsonResponse({"error": "unavailable", "detail": "the database is unavailable; try again shortly"},
-                                status=503, headers={"Retry-After": "5"})
+            return JsonResponse(
+                {"error": "unavailable", "detail": "the database is unavailable; try again shortly"},
+                status=503,
+                headers={"Retry-After": "5"},
+            )
         return None
 
 
@@ -125,9 +132,13 @@ class BodySizeLimitMiddleware:
             # A chunked body has no Content-Length, and WSGI apps (Django's request, under
             # gunicorn and runserver alike) then read it as empty: `missing_field` for a
             # body that was sent. Refused, saying what to do instead.
-            return JsonResponse({"error": "length_required",
-                                 "detail": "send the body with a Content-Length (chunked bodies are not accepted)"},
-                                status=411)
+            return JsonResponse(
+                {
+                    "error": "length_required",
+                    "detail": "send the body with a Content-Length (chunked bodies are not accepted)",
+                },
+                status=411,
+            )
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:

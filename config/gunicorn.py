@@ -6,6 +6,7 @@ start, docs/benchmarks.md has what 2, 3 and 4 did on this machine). WEB_ACCESS_L
 drops the access log (one line per request on stdout; on by default, measured cost in
 docs/benchmarks.md) where a proxy in front already logs requests.
 """
+
 import gc
 import os
 

@@ -5,6 +5,7 @@ does not get every web process restarted). /readyz: it can serve — the databas
 Redis it uses as broker and rank index answer (readiness: take it out of rotation
 while they do not).
 """
+
 from __future__ import annotations
 
 import logging

@@ -6,6 +6,7 @@ object per line. Messages already name their subjects as ``key=value`` (attempt=
 challenge=): those pairs are repeated as fields of their own so they can be filtered on
 without parsing the text.
 """
+
 from __future__ import annotations
 
 import datetime as dt

@@ -5,6 +5,7 @@ never uses flash messages, so for /api/ paths the locale negotiation and the mes
 storage are skipped: together they were a measurable share of an ask's CPU
 (bench/play_load.py, docs/benchmarks.md). Pages are unchanged.
 """
+
 from django.contrib.messages.middleware import MessageMiddleware
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation

@@ -3,11 +3,11 @@ and returns. The views check bodies by hand (challenges.api.body_fields) and ret
 selector dicts; these serializers only describe those shapes — nothing validates or
 renders through them — and the annotations on the views point here.
 """
+
 from __future__ import annotations
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiViewExtension
-from drf_spectacular.utils import (OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema,
-                                  inline_serializer)
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
 # --- authentication ----------------------------------------------------------------
@@ -21,8 +21,12 @@ class PlayerTokenScheme(OpenApiAuthenticationExtension):
     name = "playerToken"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "apiKey", "in": "header", "name": "Authorization",
-                "description": "`Token <token>`, the token returned once by `POST /api/players`."}
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Token <token>`, the token returned once by `POST /api/players`.",
+        }
 
 
 # --- errors ------------------------------------------------------------------------
@@ -49,22 +53,38 @@ def errors(*pairs) -> dict:
 
 # --- path and query parameters -----------------------------------------------------
 
-DATE = OpenApiParameter("date", str, OpenApiParameter.PATH, pattern=r"^(today|[0-9]{4}-[0-9]{2}-[0-9]{2})$",
-                        description="`YYYY-MM-DD`, or `today` (the server's day, CHALLENGE_TIMEZONE). A day "
-                                    "that does not exist, comes before the first challenge or has not started "
-                                    "is 404 `not_found`.")
+DATE = OpenApiParameter(
+    "date",
+    str,
+    OpenApiParameter.PATH,
+    pattern=r"^(today|[0-9]{4}-[0-9]{2}-[0-9]{2})$",
+    description="`YYYY-MM-DD`, or `today` (the server's day, CHALLENGE_TIMEZONE). A day "
+    "that does not exist, comes before the first challenge or has not started "
+    "is 404 `not_found`.",
+)
 ATTEMPT_ID = OpenApiParameter("attempt_id", int, OpenApiParameter.PATH, description="The attempt's id.")
-OFFSET = OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": 100000000}, OpenApiParameter.QUERY,
-                          description="Rows to skip (default 0).")
-LIMIT = OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 200}, OpenApiParameter.QUERY,
-                         description="Rows to return, 1–200 (default 50).")
+OFFSET = OpenApiParameter(
+    "offset",
+    {"type": "integer", "minimum": 0, "maximum": 100000000},
+    OpenApiParameter.QUERY,
+    description="Rows to skip (default 0).",
+)
+LIMIT = OpenApiParameter(
+    "limit",
+    {"type": "integer", "minimum": 1, "maximum": 200},
+    OpenApiParameter.QUERY,
+    description="Rows to return, 1–200 (default 50).",
+)
 
 # --- players -----------------------------------------------------------------------
 
 
 class PlayerCreateIn(serializers.Serializer):
-    name = serializers.CharField(min_length=2, max_length=24, help_text="2–24 characters: letters, digits, spaces and . ' -; unique "
-                                           "ignoring case.")
+    name = serializers.CharField(
+        min_length=2,
+        max_length=24,
+        help_text="2–24 characters: letters, digits, spaces and . ' -; unique ignoring case.",
+    )
 
 
 class PlayerCreated(serializers.Serializer):
@@ -125,7 +145,8 @@ class Challenge(serializers.Serializer):
     closes_at = serializers.DateTimeField(help_text="Midnight: no new ranked game of this day starts after it.")
     reveals_at = serializers.DateTimeField(
         help_text="The close plus a short grace: ranked games still running may take asks until then; "
-                  "then the seed is published and no ranked ask of the day is accepted.")
+        "then the seed is published and no ranked ask of the day is accepted."
+    )
     seed = serializers.CharField(required=False, help_text="Only from `reveals_at` on.")
 
 
@@ -186,18 +207,22 @@ class AttemptView(serializers.Serializer):
     outcome = Outcome(allow_null=True)
     reject_reason = serializers.CharField(required=False, help_text="Only when `rejected`.")
     result = VerifiedResult(required=False, help_text="Only when `verified`.")
-    asks_until = serializers.DateTimeField(required=False,
-                                           help_text="Ranked games only: the day's `reveals_at`, the last moment "
-                                                     "an ask is accepted.")
-    day_closed = serializers.BooleanField(required=False,
-                                          help_text="Ranked games only: true once `asks_until` has passed (an "
-                                                    "unfinished game then never ranks; it may go on as practice "
-                                                    "by starting that day's attempt).")
+    asks_until = serializers.DateTimeField(
+        required=False, help_text="Ranked games only: the day's `reveals_at`, the last moment an ask is accepted."
+    )
+    day_closed = serializers.BooleanField(
+        required=False,
+        help_text="Ranked games only: true once `asks_until` has passed (an "
+        "unfinished game then never ranks; it may go on as practice "
+        "by starting that day's attempt).",
+    )
 
 
 class AskIn(serializers.Serializer):
-    rank = serializers.ChoiceField(choices=["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
-                                   help_text="A rank in the player's hand.")
+    rank = serializers.ChoiceField(
+        choices=["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
+        help_text="A rank in the player's hand.",
+    )
     move = serializers.IntegerField(help_text="The number of asks already made (the view's `move`).")
 
 
@@ -233,8 +258,9 @@ class LeaderboardMe(LeaderboardEntry):
 
 class Histogram(serializers.Serializer):
     date = serializers.DateField()
-    bins = inline_serializer("HistogramBin", {"score": serializers.IntegerField(),
-                                              "count": serializers.IntegerField()}, many=True)
+    bins = inline_serializer(
+        "HistogramBin", {"score": serializers.IntegerField(), "count": serializers.IntegerField()}, many=True
+    )
 
 
 class ArchiveLine(serializers.Serializer):
@@ -259,8 +285,9 @@ ASK_EXAMPLE = OpenApiExample("ask", value={"rank": "Q", "move": 3}, request_only
 
 # --- casual games (games/web/api.py), described from here ----------------------------
 
-GAME = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=["kitten", "gofish"],
-                        description="A casual game's name.")
+GAME = OpenApiParameter(
+    "game", str, OpenApiParameter.PATH, enum=["kitten", "gofish"], description="A casual game's name."
+)
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
 
 
@@ -293,6 +320,7 @@ class CasualFinishIn(serializers.Serializer):
 
 def _described(view_class, method: str, **schema):
     """A subclass of ``view_class`` whose ``method`` carries ``schema``, for the schema only."""
+
     def handler(self, request, *args, **kwargs):
         return getattr(super(described, self), method)(request, *args, **kwargs)
 
@@ -306,28 +334,64 @@ _CASUAL_ERRORS = ((404, error("`not_found`: no such game name or game")),)
 # CSRF-checked like a signed-in one's.
 _CASUAL_WRITE_ERRORS = (*_CASUAL_ERRORS, (403, error("`forbidden`: a browser's write without its CSRF token")))
 _CASUAL = {
-    "CasualHomeView": ("get", dict(operation_id="casual_home", parameters=[GAME],
-                                   responses={200: CasualHome, **errors(*_CASUAL_ERRORS)},
-                                   description="The caller's (a player's, or the browser session's) latest "
-                                               "game of this kind, if any, and tally. No account needed.")),
-    "CasualCreateView": ("post", dict(operation_id="casual_create", parameters=[GAME], request=None,
-                                      responses={201: CasualGame, **errors(*_CASUAL_WRITE_ERRORS,
-                                                                           (429, RATE_LIMITED))},
-                                      description="Deal a new game. A browser without a player gets an "
-                                                  "anonymous owner in its session on its first game (never a "
-                                                  "player, never a sign-up); those are rate-limited per client "
-                                                  "IP, generously (a classroom shares one address).")),
-    "CasualGameView": ("get", dict(operation_id="casual_get", parameters=[GAME, GAME_ID],
-                                   responses={200: CasualGame, **errors(*_CASUAL_ERRORS)})),
-    "CasualMoveView": ("post", dict(operation_id="casual_move", parameters=[GAME, GAME_ID], request=CasualMoveIn,
-                                    responses={200: CasualGame, **errors(
-                                        (400, error("an illegal move or a malformed body")), *_CASUAL_WRITE_ERRORS,
-                                        (409, error("`stale_move` or `game_over`")), (413, TOO_LARGE))})),
-    "CasualFinishView": ("post", dict(operation_id="casual_finish", parameters=[GAME, GAME_ID],
-                                      request=CasualFinishIn,
-                                      responses={200: CasualGame, **errors(
-                                          (400, BAD_BODY), *_CASUAL_WRITE_ERRORS, (409, error("`stale_move`")))},
-                                      description="Play the game to its end (the See result button).")),
+    "CasualHomeView": (
+        "get",
+        dict(
+            operation_id="casual_home",
+            parameters=[GAME],
+            responses={200: CasualHome, **errors(*_CASUAL_ERRORS)},
+            description="The caller's (a player's, or the browser session's) latest "
+            "game of this kind, if any, and tally. No account needed.",
+        ),
+    ),
+    "CasualCreateView": (
+        "post",
+        dict(
+            operation_id="casual_create",
+            parameters=[GAME],
+            request=None,
+            responses={201: CasualGame, **errors(*_CASUAL_WRITE_ERRORS, (429, RATE_LIMITED))},
+            description="Deal a new game. A browser without a player gets an "
+            "anonymous owner in its session on its first game (never a "
+            "player, never a sign-up); those are rate-limited per client "
+            "IP, generously (a classroom shares one address).",
+        ),
+    ),
+    "CasualGameView": (
+        "get",
+        dict(
+            operation_id="casual_get",
+            parameters=[GAME, GAME_ID],
+            responses={200: CasualGame, **errors(*_CASUAL_ERRORS)},
+        ),
+    ),
+    "CasualMoveView": (
+        "post",
+        dict(
+            operation_id="casual_move",
+            parameters=[GAME, GAME_ID],
+            request=CasualMoveIn,
+            responses={
+                200: CasualGame,
+                **errors(
+                    (400, error("an illegal move or a malformed body")),
+                    *_CASUAL_WRITE_ERRORS,
+                    (409, error("`stale_move` or `game_over`")),
+                    (413, TOO_LARGE),
+                ),
+            },
+        ),
+    ),
+    "CasualFinishView": (
+        "post",
+        dict(
+            operation_id="casual_finish",
+            parameters=[GAME, GAME_ID],
+            request=CasualFinishIn,
+            responses={200: CasualGame, **errors((400, BAD_BODY), *_CASUAL_WRITE_ERRORS, (409, error("`stale_move`")))},
+            description="Play the game to its end (the See result button).",
+        ),
+    ),
 }
 
 

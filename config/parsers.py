@@ -7,6 +7,7 @@ thousand deep (well inside the 16 KiB body limit) raised ``RecursionError``. The
 measured first, in one linear pass that never recurses, and anything deeper than
 ``MAX_DEPTH`` is refused before the decoder sees it. The API's bodies are flat objects.
 """
+
 from __future__ import annotations
 
 import codecs

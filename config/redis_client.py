@@ -15,11 +15,12 @@ must cost a request milliseconds, not a socket timeout per call:
 The guard sits in the connection class, so plain commands, pipelines and scripts all go
 through it, whoever holds the client.
 """
+
 from __future__ import annotations
 
 import threading
 import time
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import redis
 from django.conf import settings
@@ -59,7 +60,7 @@ class Breaker:
             now = time.monotonic()
             if now < self.open_until:
                 self.skipped += 1
-                raise Unavailable("Redis failed less than %.0f s ago: skipped" % BREAK_SECONDS)
+                raise Unavailable(f"Redis failed less than {BREAK_SECONDS:.0f} s ago: skipped")
             # This call is the probe; the others fail fast until it has an answer.
             self.prober = me
             self.open_until = now + BREAK_SECONDS
@@ -155,7 +156,7 @@ class _Guarded:
         return response
 
 
-@lru_cache(maxsize=None)
+@cache
 def _guarded_class(base: type) -> type:
     return type(f"Guarded{base.__name__}", (_Guarded, base), {})
 
@@ -187,8 +188,9 @@ def _client(url: str, bulk: bool = False):
 @lru_cache(maxsize=8)
 def _make_client(url: str, bulk: bool):
     timeout = BULK_TIMEOUT if bulk else HOT_TIMEOUT
-    pool = redis.ConnectionPool.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
-                                         health_check_interval=10)
+    pool = redis.ConnectionPool.from_url(
+        url, socket_timeout=timeout, socket_connect_timeout=timeout, health_check_interval=10
+    )
     # from_url picks the connection class from the scheme (TCP, TLS, unix socket): guard that one.
     pool.connection_class = _guarded_class(pool.connection_class)
     pool.connection_kwargs["breaker"] = breaker(url)

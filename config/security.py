@@ -10,6 +10,7 @@ request whose peer is not one of them: such a client is then known by its own ad
 SecurityHeadersMiddleware: CONTENT_SECURITY_POLICY and PERMISSIONS_POLICY on every response
 (pages, API, errors, static files served by WhiteNoise) that has not set its own.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -18,8 +19,14 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured, MiddlewareNotUsed
 
 # Every header a proxy may add about the original request (WSGI names).
-FORWARDING_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
-                      "HTTP_X_FORWARDED_PORT", "HTTP_X_REAL_IP", "HTTP_FORWARDED")
+FORWARDING_HEADERS = (
+    "HTTP_X_FORWARDED_FOR",
+    "HTTP_X_FORWARDED_PROTO",
+    "HTTP_X_FORWARDED_HOST",
+    "HTTP_X_FORWARDED_PORT",
+    "HTTP_X_REAL_IP",
+    "HTTP_FORWARDED",
+)
 # A peer on gunicorn's unix socket has no address (REMOTE_ADDR is ""): only processes the
 # socket file's permissions let in can connect, i.e. the proxy next to it.
 UNIX_SOCKET = "unix"
@@ -74,10 +81,14 @@ class TrustedProxyMiddleware:
 class SecurityHeadersMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
-        self.headers = [(name, value) for name, value in (
-            ("Content-Security-Policy", getattr(settings, "CONTENT_SECURITY_POLICY", "")),
-            ("Permissions-Policy", getattr(settings, "PERMISSIONS_POLICY", "")),
-        ) if value]
+        self.headers = [
+            (name, value)
+            for name, value in (
+                ("Content-Security-Policy", getattr(settings, "CONTENT_SECURITY_POLICY", "")),
+                ("Permissions-Policy", getattr(settings, "PERMISSIONS_POLICY", "")),
+            )
+            if value
+        ]
         if not self.headers:
             raise MiddlewareNotUsed
 

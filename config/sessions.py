@@ -15,6 +15,7 @@ session is valid again as soon as Redis answers. Here the copy goes first:
 - the copy is deleted again after the row: a concurrent request of the same session may
   have put it back meanwhile.
 """
+
 from __future__ import annotations
 
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDbStore

@@ -12,6 +12,7 @@ still holds: each process counts in its own memory meanwhile, at the cost of a
 microsecond. Across N web processes a client then gets at most N times the limit, not an
 unlimited number of password guesses or sign-ups.
 """
+
 from __future__ import annotations
 
 import logging
@@ -31,7 +32,7 @@ _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def parse_rate(rate: str | None) -> tuple[int, int] | None:
-    """"30/hour" -> (30, 3600); None, "", "off" -> None (no limit)."""
+    """ "30/hour" -> (30, 3600); None, "", "off" -> None (no limit)."""
     if not rate or rate.strip().lower() in ("off", "none", "0"):
         return None
     count, _, period = rate.strip().partition("/")

@@ -39,8 +39,11 @@ urlpatterns = [
     path("readyz", health.readyz, name="readyz"),
     path("api/schema", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its start-up script at ?script: no inline script for the CSP.
-    path("api/docs", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="frontend/api_docs.html"),
-         name="api-docs"),
+    path(
+        "api/docs",
+        SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="frontend/api_docs.html"),
+        name="api-docs",
+    ),
     path("admin/", admin.site.urls),
     path("api/", include(api)),
     path("i18n/", include("django.conf.urls.i18n")),

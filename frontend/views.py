@@ -1,6 +1,7 @@
 """Page views: thin shells around the JSON API. The daily game itself is played by
 static/frontend/daily.js; the leaderboard and player pages are rendered here from the
 same selectors the API uses."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -14,9 +15,9 @@ from challenges import days, selectors, services
 from challenges.auth import current_player
 from challenges.models import Player
 from challenges.services import DAILY_GAME
-from leaderboard import selectors as board
 from games.rules.lessons import lessons
 from games.rules.registry import engine
+from leaderboard import selectors as board
 from leaderboard.models import Result
 
 PAGE_SIZE = 50
@@ -41,15 +42,25 @@ def daily(request, date: str | None = None):
     if date is not None and day == today:
         return redirect("daily")
     player = current_player(request)
-    return render(request, "frontend/daily.html", {
-        "player_data": {"id": player.pk, "name": player.name} if player else None, "day": day, "date_param": "today" if day == today else day.isoformat(), "practice": day != today,
-    })
+    return render(
+        request,
+        "frontend/daily.html",
+        {
+            "player_data": {"id": player.pk, "name": player.name} if player else None,
+            "day": day,
+            "date_param": "today" if day == today else day.isoformat(),
+            "practice": day != today,
+        },
+    )
 
 
 def archive(request):
     today = days.today()
-    past = [today - dt.timedelta(days=n) for n in range(1, ARCHIVE_DAYS + 1)
-            if today - dt.timedelta(days=n) >= settings.FIRST_DAY]
+    past = [
+        today - dt.timedelta(days=n)
+        for n in range(1, ARCHIVE_DAYS + 1)
+        if today - dt.timedelta(days=n) >= settings.FIRST_DAY
+    ]
     return render(request, "frontend/archive.html", {"today": today, "past": past})
 
 
@@ -66,9 +77,16 @@ def _histogram(bins: list[dict]) -> dict | None:
     bars = []
     for b in bins:
         h = 90 * b["count"] / top
-        bars.append({"x": round(10 + (b["score"] - low) // 30 * width + width * .1, 2),
-                     "w": round(max(width * .8, 1), 2), "y": round(100 - h, 2), "h": round(h, 2),
-                     "score": b["score"], "count": b["count"]})
+        bars.append(
+            {
+                "x": round(10 + (b["score"] - low) // 30 * width + width * 0.1, 2),
+                "w": round(max(width * 0.8, 1), 2),
+                "y": round(100 - h, 2),
+                "h": round(h, 2),
+                "score": b["score"],
+                "count": b["count"],
+            }
+        )
     return {"bars": bars, "low": low, "high": high, "top": top}
 
 
@@ -76,8 +94,11 @@ def _row(entry: dict) -> dict:
     # The selector's entry keys have changed shape before ("name" vs "player__name").
     # The finish time is shown in the challenge's own timezone: it breaks ties.
     finished = entry.get("finished_at")
-    return {**entry, "name": entry.get("name", entry.get("player__name")),
-            "finished": finished.astimezone(days.zone()) if finished else None}
+    return {
+        **entry,
+        "name": entry.get("name", entry.get("player__name")),
+        "finished": finished.astimezone(days.zone()) if finished else None,
+    }
 
 
 def leaderboard_go(request):
@@ -104,14 +125,24 @@ def leaderboard(request, date: str):
             rank = board.result_rank(result)
             mine = {"rank": rank, "score": result.score, "page": (rank - 1) // PAGE_SIZE + 1 if rank else None}
     today = days.today()
-    return render(request, "frontend/leaderboard.html", {
-        "day": day, "today": today, "challenge": selectors.challenge_public(challenge),
-        "entries": [_row(e) for e in data["entries"]], "total": data["total"], "page": page, "pages": pages,
-        "player": player, "mine": mine,
-        "histogram": _histogram(board.score_histogram(challenge_id=challenge.pk)),
-        "previous_day": day - dt.timedelta(days=1) if day > settings.FIRST_DAY else None,
-        "next_day": day + dt.timedelta(days=1) if day < today else None,
-    })
+    return render(
+        request,
+        "frontend/leaderboard.html",
+        {
+            "day": day,
+            "today": today,
+            "challenge": selectors.challenge_public(challenge),
+            "entries": [_row(e) for e in data["entries"]],
+            "total": data["total"],
+            "page": page,
+            "pages": pages,
+            "player": player,
+            "mine": mine,
+            "histogram": _histogram(board.score_histogram(challenge_id=challenge.pk)),
+            "previous_day": day - dt.timedelta(days=1) if day > settings.FIRST_DAY else None,
+            "next_day": day + dt.timedelta(days=1) if day < today else None,
+        },
+    )
 
 
 def _streaks(played: set[dt.date], today: dt.date) -> tuple[int, int]:
@@ -135,36 +166,56 @@ def me(request):
     player = current_player(request)
     if player is not None:
         return redirect("player", player_id=player.pk)
-    return render(request, "frontend/player.html", {"shown": None, "is_me": False, "player": None,
-                                                    "deleted": request.GET.get("deleted") == "1"})
+    return render(
+        request,
+        "frontend/player.html",
+        {"shown": None, "is_me": False, "player": None, "deleted": request.GET.get("deleted") == "1"},
+    )
 
 
 def player(request, player_id: int):
     shown = get_object_or_404(Player, pk=player_id)
     viewer = current_player(request)
-    results = list(Result.objects.filter(player=shown, ranked=True, challenge__game=DAILY_GAME)
-                   .select_related("challenge", "attempt").order_by("-challenge__date"))
+    results = list(
+        Result.objects.filter(player=shown, ranked=True, challenge__game=DAILY_GAME)
+        .select_related("challenge", "attempt")
+        .order_by("-challenge__date")
+    )
     is_me = viewer is not None and viewer.pk == shown.pk
     now = timezone.now()
     rows = []
     for r in results:
         revealed = r.challenge.is_revealed(now)
-        rows.append({
-            "date": r.challenge.date, "score": r.score, "player_pairs": r.player_pairs,
-            "opponent_pairs": r.opponent_pairs, "asks": r.asks, "disqualified": r.disqualified,
-            "rank": None if r.disqualified else board.result_rank(r),
-            "replay": r.attempt_id if revealed else None,
-            # Your own lessons, once the day is over (they are yours to see, day by day).
-            "lessons": len(lessons(r.challenge.seed, list(r.attempt.moves))) if is_me and revealed else None,
-        })
+        rows.append(
+            {
+                "date": r.challenge.date,
+                "score": r.score,
+                "player_pairs": r.player_pairs,
+                "opponent_pairs": r.opponent_pairs,
+                "asks": r.asks,
+                "disqualified": r.disqualified,
+                "rank": None if r.disqualified else board.result_rank(r),
+                "replay": r.attempt_id if revealed else None,
+                # Your own lessons, once the day is over (they are yours to see, day by day).
+                "lessons": len(lessons(r.challenge.seed, list(r.attempt.moves))) if is_me and revealed else None,
+            }
+        )
     counted = [r for r in rows if not r["disqualified"]]
     current, longest = _streaks({r["date"] for r in counted}, days.today())
-    return render(request, "frontend/player.html", {
-        "shown": shown, "player": viewer, "is_me": is_me,
-        "has_password": shown.user is not None and shown.user.has_usable_password(),
-        "rows": rows, "best": max((r["score"] for r in counted), default=None),
-        "current_streak": current, "longest_streak": longest,
-    })
+    return render(
+        request,
+        "frontend/player.html",
+        {
+            "shown": shown,
+            "player": viewer,
+            "is_me": is_me,
+            "has_password": shown.user is not None and shown.user.has_usable_password(),
+            "rows": rows,
+            "best": max((r["score"] for r in counted), default=None),
+            "current_streak": current,
+            "longest_streak": longest,
+        },
+    )
 
 
 def replay(request, attempt_id: int):
@@ -177,11 +228,20 @@ def replay(request, attempt_id: int):
     mine = viewer is not None and viewer.pk == attempt.player_id
     found = lessons(attempt.challenge.seed, list(attempt.moves)) if mine else []
     data = {
-        "name": attempt.player.shown_name, "date": attempt.challenge.date.isoformat(), "mine": mine,
+        "name": attempt.player.shown_name,
+        "date": attempt.challenge.date.isoformat(),
+        "mine": mine,
         "steps": engine(attempt.challenge.game).trace(attempt.challenge.seed, list(attempt.moves)),
         "lessons": [lesson.as_dict() for lesson in found],
     }
-    return render(request, "frontend/replay.html", {
-        "attempt": attempt, "result": getattr(attempt, "result", None), "replay_data": data, "mine": mine,
-        "player": viewer,
-    })
+    return render(
+        request,
+        "frontend/replay.html",
+        {
+            "attempt": attempt,
+            "result": getattr(attempt, "result", None),
+            "replay_data": data,
+            "mine": mine,
+            "player": viewer,
+        },
+    )

@@ -29,9 +29,15 @@ def _public(entry: dict) -> dict:
 
 class LeaderboardView(APIView):
     @extend_schema(
-        operation_id="leaderboard_page", tags=["leaderboard"], parameters=[doc.DATE, doc.OFFSET, doc.LIMIT],
-        responses={200: doc.Leaderboard, **doc.errors(
-            (400, doc.error("`bad_date` or `bad_param`")), (404, doc.error("`not_found`: the day has not started")))},
+        operation_id="leaderboard_page",
+        tags=["leaderboard"],
+        parameters=[doc.DATE, doc.OFFSET, doc.LIMIT],
+        responses={
+            200: doc.Leaderboard,
+            **doc.errors(
+                (400, doc.error("`bad_date` or `bad_param`")), (404, doc.error("`not_found`: the day has not started"))
+            ),
+        },
         description="The day's verified ranked results: score desc, then fewer asks, then earlier finish.",
     )
     def get(self, request, date: str):
@@ -39,16 +45,30 @@ class LeaderboardView(APIView):
         offset = _int_param(request, "offset", 0, 0, 10**8)
         limit = _int_param(request, "limit", 50, 1, 200)
         page = selectors.leaderboard_page(challenge_id=challenge.pk, offset=offset, limit=limit)
-        return Response({"date": challenge.date.isoformat(), "total": page["total"], "offset": offset,
-                         "limit": limit, "entries": [_public(e) for e in page["entries"]]})
+        return Response(
+            {
+                "date": challenge.date.isoformat(),
+                "total": page["total"],
+                "offset": offset,
+                "limit": limit,
+                "entries": [_public(e) for e in page["entries"]],
+            }
+        )
 
 
 class LeaderboardMeView(APIView):
     @extend_schema(
-        operation_id="leaderboard_me", tags=["leaderboard"], parameters=[doc.DATE],
-        responses={200: doc.LeaderboardMe, **doc.errors(
-            (400, doc.error("`bad_date`")), (401, doc.NOT_AUTHENTICATED),
-            (404, doc.error("`not_found`: no ranked result for the caller that day")))},
+        operation_id="leaderboard_me",
+        tags=["leaderboard"],
+        parameters=[doc.DATE],
+        responses={
+            200: doc.LeaderboardMe,
+            **doc.errors(
+                (400, doc.error("`bad_date`")),
+                (401, doc.NOT_AUTHENTICATED),
+                (404, doc.error("`not_found`: no ranked result for the caller that day")),
+            ),
+        },
     )
     def get(self, request, date: str):
         player = require_player(request)
@@ -57,21 +77,33 @@ class LeaderboardMeView(APIView):
         if result is None:
             raise ApiError("not_found", "no ranked result for you on this day")
         rank = selectors.result_rank(result)
-        return Response({"date": challenge.date.isoformat(), "rank": rank, "name": player.name,
-                         "score": result.score, "asks": result.asks, "player_pairs": result.player_pairs,
-                         "opponent_pairs": result.opponent_pairs, "disqualified": result.disqualified})
+        return Response(
+            {
+                "date": challenge.date.isoformat(),
+                "rank": rank,
+                "name": player.name,
+                "score": result.score,
+                "asks": result.asks,
+                "player_pairs": result.player_pairs,
+                "opponent_pairs": result.opponent_pairs,
+                "disqualified": result.disqualified,
+            }
+        )
 
 
 class HistogramView(APIView):
     @extend_schema(
-        operation_id="leaderboard_histogram", tags=["leaderboard"], parameters=[doc.DATE],
+        operation_id="leaderboard_histogram",
+        tags=["leaderboard"],
+        parameters=[doc.DATE],
         responses={200: doc.Histogram, **doc.errors((400, doc.error("`bad_date`")), (404, doc.error("`not_found`")))},
         description="How many ranked results scored each score (for the chart).",
     )
     def get(self, request, date: str):
         challenge = challenge_on(date_text=date)
-        return Response({"date": challenge.date.isoformat(),
-                         "bins": selectors.score_histogram(challenge_id=challenge.pk)})
+        return Response(
+            {"date": challenge.date.isoformat(), "bins": selectors.score_histogram(challenge_id=challenge.pk)}
+        )
 
 
 def archive_lines(challenge):
@@ -82,13 +114,20 @@ def archive_lines(challenge):
 
 class ArchiveView(APIView):
     @extend_schema(
-        operation_id="challenge_archive", tags=["leaderboard"], parameters=[doc.DATE],
-        responses={(200, "application/jsonl"): doc.ArchiveLine, **doc.errors(
-            (400, doc.error("`bad_date`")), (404, doc.error("`not_found`: the day has not started")),
-            (409, doc.error("`day_open`: the seed is still secret; the archive exists once it is revealed")))},
+        operation_id="challenge_archive",
+        tags=["leaderboard"],
+        parameters=[doc.DATE],
+        responses={
+            (200, "application/jsonl"): doc.ArchiveLine,
+            **doc.errors(
+                (400, doc.error("`bad_date`")),
+                (404, doc.error("`not_found`: the day has not started")),
+                (409, doc.error("`day_open`: the seed is still secret; the archive exists once it is revealed")),
+            ),
+        },
         description="A closed day's whole ranking, JSON Lines, rank order: one line per ranked result, each a "
-                    "RULES.md §5 Pêche case (`game`, `seed`, `moves`) plus what the leaderboard published. "
-                    "`manage.py replay --jsonl` (or any implementation of the rules) recomputes every score.",
+        "RULES.md §5 Pêche case (`game`, `seed`, `moves`) plus what the leaderboard published. "
+        "`manage.py replay --jsonl` (or any implementation of the rules) recomputes every score.",
     )
     def get(self, request, date: str):
         challenge = challenge_on(date_text=date)

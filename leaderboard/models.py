@@ -1,4 +1,5 @@
 """Results: written only by the verification replay, never from client input."""
+
 from django.db import models
 
 
@@ -27,7 +28,8 @@ class Result(models.Model):
         indexes = [
             models.Index(
                 fields=["challenge", "-score", "asks", "finished_at", "attempt"],
-                condition=models.Q(ranked=True, disqualified=False), name="result_ranking",
+                condition=models.Q(ranked=True, disqualified=False),
+                name="result_ranking",
             ),
             models.Index(fields=["indexed"], condition=models.Q(indexed=False), name="result_unindexed"),
         ]

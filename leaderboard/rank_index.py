@@ -8,6 +8,7 @@ attempt, and known before the result row is written).
 A day's set is used only once its ``ready`` marker exists, i.e. after a full build:
 until then (or with no Redis at all) readers use SQL.
 """
+
 from __future__ import annotations
 
 import logging
@@ -20,6 +21,7 @@ log = logging.getLogger(__name__)
 
 MAX_SCORE = 1780
 _ASK_BITS, _TIME_BITS = 10, 30  # asks < 1024; ms since the day opened < 2**30 (12 days)
+
 
 def _redis(*, bulk: bool = False):
     # After a failure every use of Redis in this process skips it for a moment instead of

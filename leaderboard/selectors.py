@@ -1,9 +1,10 @@
 """Reads of the leaderboard: the rank index when it is ready, SQL otherwise."""
+
 from __future__ import annotations
 
 import datetime as dt
 import logging
-from typing import Iterator
+from collections.abc import Iterator
 
 from django.db import connection
 from django.db.models import Count, Q
@@ -43,8 +44,17 @@ def _start_rebuild(challenge_id: int) -> None:
             rank_index.release_rebuild(challenge_id)
 
 
-ENTRY_FIELDS = ("attempt_id", "player__name", "player_id", "score", "asks", "player_pairs", "opponent_pairs",
-                "finished_at", "disqualified")
+ENTRY_FIELDS = (
+    "attempt_id",
+    "player__name",
+    "player_id",
+    "score",
+    "asks",
+    "player_pairs",
+    "opponent_pairs",
+    "finished_at",
+    "disqualified",
+)
 ENTRY_KEYS = ("attempt_id", "name", *ENTRY_FIELDS[2:])
 
 
@@ -75,14 +85,13 @@ def leaderboard_page(*, challenge_id: int, offset: int, limit: int) -> dict:
     if found is not None:
         total, ids = found
         rows = _rows_by_attempt(ids)
-        entries = [_entry(rows[aid], offset + i + 1) for i, aid in enumerate(ids)
-                   if aid in rows and not rows[aid][-1]]
+        entries = [_entry(rows[aid], offset + i + 1) for i, aid in enumerate(ids) if aid in rows and not rows[aid][-1]]
         return {"total": total, "entries": entries}
     _start_rebuild(challenge_id)
     rows = ranked_results(challenge_id).order_by(*RANK_ORDER).values_list(*ENTRY_FIELDS)
     return {
         "total": ranked_results(challenge_id).count(),
-        "entries": [_entry(r, offset + i + 1) for i, r in enumerate(rows[offset: offset + limit])],
+        "entries": [_entry(r, offset + i + 1) for i, r in enumerate(rows[offset : offset + limit])],
     }
 
 
@@ -108,8 +117,11 @@ def result_rank(result: Result) -> int | None:
 
 
 def player_result(*, challenge_id: int, player_id: int) -> Result | None:
-    return (Result.objects.select_related("player")
-            .filter(challenge_id=challenge_id, player_id=player_id, ranked=True).first())
+    return (
+        Result.objects.select_related("player")
+        .filter(challenge_id=challenge_id, player_id=player_id, ranked=True)
+        .first()
+    )
 
 
 def score_histogram(*, challenge_id: int) -> list[dict]:
@@ -127,21 +139,27 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
     over several games where one proves nothing), and the other players of the day who
     started from the same address or the same browser (throwaway players mapping the
     deal for one who then plays it knowing the cards)."""
-    results = list(Result.objects.filter(challenge=challenge, ranked=True)
-                   .select_related("player", "attempt").order_by("-suspicion", "attempt_id")[:limit])
+    results = list(
+        Result.objects.filter(challenge=challenge, ranked=True)
+        .select_related("player", "attempt")
+        .order_by("-suspicion", "attempt_id")[:limit]
+    )
     if not results:
         return []
     week_start = challenge.date - dt.timedelta(days=WEEK - 1)
     week: dict[int, list[float]] = {}
-    for player_id, suspicion in (Result.objects.filter(
-            player_id__in={r.player_id for r in results}, ranked=True,
-            challenge__game=challenge.game, challenge__date__range=(week_start, challenge.date))
-            .values_list("player_id", "suspicion")):
+    for player_id, suspicion in Result.objects.filter(
+        player_id__in={r.player_id for r in results},
+        ranked=True,
+        challenge__game=challenge.game,
+        challenge__date__range=(week_start, challenge.date),
+    ).values_list("player_id", "suspicion"):
         week.setdefault(player_id, []).append(suspicion)
     by_client: dict[str, set[int]] = {}
     by_browser: dict[str, set[int]] = {}
-    for player_id, client_key, browser_key in (Attempt.objects.filter(challenge=challenge, ranked=True)
-                                               .values_list("player_id", "client_key", "browser_key")):
+    for player_id, client_key, browser_key in Attempt.objects.filter(challenge=challenge, ranked=True).values_list(
+        "player_id", "client_key", "browser_key"
+    ):
         if client_key:
             by_client.setdefault(client_key, set()).add(player_id)
         if browser_key:
@@ -151,14 +169,25 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
         same_client = by_client.get(r.attempt.client_key, set()) - {r.player_id}
         same_browser = by_browser.get(r.attempt.browser_key, set()) - {r.player_id}
         player_week = fairplay.accumulate(week.get(r.player_id, [r.suspicion]))
-        rows.append({
-            "attempt": r.attempt_id, "result": r.pk, "player": r.player.shown_name, "player_id": r.player_id,
-            "score": r.score, "asks": r.asks, "suspicion": round(r.suspicion, 2), "flagged": r.flagged,
-            "week_suspicion": round(player_week.suspicion, 2), "week_games": player_week.games,
-            "week_flagged": player_week.flagged, "disqualified": r.disqualified,
-            "same_client": len(same_client), "same_browser": len(same_browser),
-            "cluster": bool(same_client or same_browser),
-        })
+        rows.append(
+            {
+                "attempt": r.attempt_id,
+                "result": r.pk,
+                "player": r.player.shown_name,
+                "player_id": r.player_id,
+                "score": r.score,
+                "asks": r.asks,
+                "suspicion": round(r.suspicion, 2),
+                "flagged": r.flagged,
+                "week_suspicion": round(player_week.suspicion, 2),
+                "week_games": player_week.games,
+                "week_flagged": player_week.flagged,
+                "disqualified": r.disqualified,
+                "same_client": len(same_client),
+                "same_browser": len(same_browser),
+                "cluster": bool(same_client or same_browser),
+            }
+        )
     # Most suspicious first: a flagged game, then a flagged week, then the figures.
     rows.sort(key=lambda row: (not row["flagged"], not row["week_flagged"], -row["suspicion"], row["attempt"]))
     return rows
@@ -179,8 +208,17 @@ def archive_entries(*, challenge) -> Iterator[dict]:
     transaction open between batches. Ranks are positions in that order, which is the
     leaderboard's (RANK_ORDER; the rank index orders ties the same way).
     """
-    fields = ("score", "asks", "finished_at", "attempt_id", "player__name", "player_pairs", "opponent_pairs",
-              "attempt__moves", "player_id")
+    fields = (
+        "score",
+        "asks",
+        "finished_at",
+        "attempt_id",
+        "player__name",
+        "player_pairs",
+        "opponent_pairs",
+        "attempt__moves",
+        "player_id",
+    )
     rows = ranked_results(challenge.pk).order_by(*RANK_ORDER).values_list(*fields)
     seed, date, game = challenge.seed, challenge.date.isoformat(), challenge.game
     rank = 0
@@ -193,14 +231,25 @@ def archive_entries(*, challenge) -> Iterator[dict]:
                 Q(score__lt=score)
                 | Q(score=score, asks__gt=asks)
                 | Q(score=score, asks=asks, finished_at__gt=finished_at)
-                | Q(score=score, asks=asks, finished_at=finished_at, attempt_id__gt=attempt_id))
+                | Q(score=score, asks=asks, finished_at=finished_at, attempt_id__gt=attempt_id)
+            )
         found = list(batch[:ARCHIVE_BATCH])
         for score, asks, finished_at, attempt_id, name, player_pairs, opponent_pairs, moves, player_id in found:
             rank += 1
-            yield {"game": game, "seed": seed, "moves": list(moves), "date": date, "rank": rank,
-                   "player": shown_name(name, player_id), "score": score, "asks": asks, "player_pairs": player_pairs,
-                   "opponent_pairs": opponent_pairs, "attempt": attempt_id,
-                   "finished_at": finished_at.isoformat()}
+            yield {
+                "game": game,
+                "seed": seed,
+                "moves": list(moves),
+                "date": date,
+                "rank": rank,
+                "player": shown_name(name, player_id),
+                "score": score,
+                "asks": asks,
+                "player_pairs": player_pairs,
+                "opponent_pairs": opponent_pairs,
+                "attempt": attempt_id,
+                "finished_at": finished_at.isoformat(),
+            }
         if len(found) < ARCHIVE_BATCH:
             return
         after = found[-1][:4]

@@ -1,4 +1,5 @@
 """Writes of results and the rank index."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -24,8 +25,12 @@ def day_sort_key(*, opened, score: int, asks: int, finished_at) -> int:
 
 
 def result_sort_key(result: Result) -> int:
-    return day_sort_key(opened=days.opens_at(result.challenge.date), score=result.score, asks=result.asks,
-                        finished_at=result.finished_at)
+    return day_sort_key(
+        opened=days.opens_at(result.challenge.date),
+        score=result.score,
+        asks=result.asks,
+        finished_at=result.finished_at,
+    )
 
 
 def results_record(*, verified: list[tuple]) -> list[Result]:
@@ -76,9 +81,7 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
 
 def index_results(result_ids: list[int]) -> int:
     """Put results into their days' rank indexes; mark those that made it."""
-    rows = list(
-        Result.objects.filter(pk__in=result_ids, ranked=True, disqualified=False).select_related("challenge")
-    )
+    rows = list(Result.objects.filter(pk__in=result_ids, ranked=True, disqualified=False).select_related("challenge"))
     by_day: dict[int, list[tuple[int, int, int]]] = {}
     for r in rows:
         by_day.setdefault(r.challenge_id, []).append((r.pk, r.attempt_id, result_sort_key(r)))
@@ -95,7 +98,9 @@ def index_pending(limit: int = 10_000) -> int:
     """The sweeper's half for ranks: results that never reached the index (Redis down)."""
     if not rank_index.available():
         return 0
-    ids = list(Result.objects.filter(indexed=False, ranked=True, disqualified=False).values_list("pk", flat=True)[:limit])
+    ids = list(
+        Result.objects.filter(indexed=False, ranked=True, disqualified=False).values_list("pk", flat=True)[:limit]
+    )
     return index_results(ids) if ids else 0
 
 
@@ -126,8 +131,12 @@ def result_disqualify(*, result_id: int, disqualified: bool = True, by=None, rea
     """Take a result out of its day's ranking (or put it back). ``by`` (a user, None for
     an operator's command) and ``reason`` go to the trail."""
     result = Result.objects.select_for_update().get(pk=result_id)
-    Review.objects.create(attempt_id=result.attempt_id, by=by, reason=reason[:300],
-                          action=Review.Action.DISQUALIFY if disqualified else Review.Action.RESTORE)
+    Review.objects.create(
+        attempt_id=result.attempt_id,
+        by=by,
+        reason=reason[:300],
+        action=Review.Action.DISQUALIFY if disqualified else Review.Action.RESTORE,
+    )
     result.disqualified = disqualified
     result.indexed = False
     result.save(update_fields=["disqualified", "indexed"])
@@ -142,8 +151,7 @@ def results_reassess(*, challenge_id: int) -> int:
     """Compute the fair-play figures of a day's ranked results again from seed + asks (a
     newer detector, or results verified before it existed). Returns how many changed."""
     changed = []
-    for result in Result.objects.filter(challenge_id=challenge_id, ranked=True).select_related("attempt",
-                                                                                             "challenge"):
+    for result in Result.objects.filter(challenge_id=challenge_id, ranked=True).select_related("attempt", "challenge"):
         assessment = fairplay.assess(result.challenge.seed, list(result.attempt.moves))
         if (result.suspicion, result.flagged) != (assessment.suspicion, assessment.flagged):
             result.suspicion, result.flagged = assessment.suspicion, assessment.flagged

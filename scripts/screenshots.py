@@ -6,6 +6,7 @@ Starts its own server on a fresh SQLite database (nothing of yours is touched), 
 players finish the day's game through the API so the leaderboard has rows, plays part of
 a game in the browser, and saves the daily table (desktop and phone) and the leaderboard.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,8 +22,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
 
 
 def free_port() -> int:
@@ -32,8 +41,12 @@ def free_port() -> int:
 
 
 def call(base: str, method: str, path: str, body=None, token=None):
-    request = urllib.request.Request(base + path, method=method, headers={"Content-Type": "application/json"},
-                                     data=None if body is None else json.dumps(body).encode())
+    request = urllib.request.Request(
+        base + path,
+        method=method,
+        headers={"Content-Type": "application/json"},
+        data=None if body is None else json.dumps(body).encode(),
+    )
     if token:
         request.add_header("Authorization", f"Token {token}")
     with urllib.request.urlopen(request, timeout=10) as response:
@@ -47,8 +60,9 @@ def finish_games(base: str, names: list[str]) -> None:
         view = call(base, "POST", "/api/challenges/today/attempt", token=token)
         while not view["over"]:
             rank = view["hand"][(n + view["move"]) % len(view["hand"])][:-1]
-            view = call(base, "POST", f"/api/attempts/{view['id']}/asks", {"rank": rank, "move": view["move"]},
-                        token=token)
+            view = call(
+                base, "POST", f"/api/attempts/{view['id']}/asks", {"rank": rank, "move": view["move"]}, token=token
+            )
 
 
 def main() -> None:
@@ -62,11 +76,21 @@ def main() -> None:
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-        env.update(DJANGO_SETTINGS_MODULE="config.settings.local", DATABASE_URL=f"sqlite:///{tmp}/db.sqlite3",
-                   LOCAL_SECRETS_DIR=f"{tmp}/secrets", RATE_LIMIT_PLAYERS="off", DJANGO_DEBUG="false")
+        env.update(
+            DJANGO_SETTINGS_MODULE="config.settings.local",
+            DATABASE_URL=f"sqlite:///{tmp}/db.sqlite3",
+            LOCAL_SECRETS_DIR=f"{tmp}/secrets",
+            RATE_LIMIT_PLAYERS="off",
+            DJANGO_DEBUG="false",
+        )
         subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-        server = subprocess.Popen([sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-                                  cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             for _ in range(100):
                 try:
@@ -77,10 +101,16 @@ def main() -> None:
             finish_games(base, ["Camille", "Haruto", "Lena", "Noah", "Inès", "Yuki", "Jonas", "Zoé"])
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                for name, viewport, locale in (("daily-desktop", {"width": 1280, "height": 800}, "fr-FR"),
-                                               ("daily-phone", {"width": 390, "height": 844}, "en-US")):
-                    page = browser.new_context(viewport=viewport, locale=locale, device_scale_factor=1,
-                                               extra_http_headers={"Accept-Language": locale}).new_page()
+                for name, viewport, locale in (
+                    ("daily-desktop", {"width": 1280, "height": 800}, "fr-FR"),
+                    ("daily-phone", {"width": 390, "height": 844}, "en-US"),
+                ):
+                    page = browser.new_context(
+                        viewport=viewport,
+                        locale=locale,
+                        device_scale_factor=1,
+                        extra_http_headers={"Accept-Language": locale},
+                    ).new_page()
                     page.add_init_script("window.PECHE_STEP_MS = 5;")
                     page.goto(base + "/daily/")
                     page.fill("#name-input", f"Photo {name[-5:]}")

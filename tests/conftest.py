@@ -1,4 +1,5 @@
 """Shared fixtures: API clients, a real Celery worker process, waiting helpers."""
+
 from __future__ import annotations
 
 import os
@@ -74,9 +75,27 @@ class WorkerProcess:
         log = open(self.log_path, "ab")
         self.ready_marks = self.log_path.read_bytes().count(b"ready.") + 1
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "INFO", "-P", "prefork",
-             "-c", str(concurrency), "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=ROOT, env=worker_env(self.db_name), stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "-l",
+                "INFO",
+                "-P",
+                "prefork",
+                "-c",
+                str(concurrency),
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=worker_env(self.db_name),
+            stdout=log,
+            stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: kill() takes the pool children too
         )
         wait_for(lambda: self.log_path.read_bytes().count(b"ready.") >= self.ready_marks, timeout=40)
@@ -103,7 +122,8 @@ def session_redis_url(db: int | None = None) -> str:
     flush what it names."""
     port = os.environ.get("TESTS_OWN_REDIS_PORT")
     assert port and settings.REDIS_URL.startswith(f"redis://127.0.0.1:{port}/"), (
-        f"{settings.REDIS_URL} is not the session's own redis-server")
+        f"{settings.REDIS_URL} is not the session's own redis-server"
+    )
     return settings.REDIS_URL if db is None else settings.REDIS_URL.rsplit("/", 1)[0] + f"/{db}"
 
 
@@ -149,8 +169,11 @@ def _database_quiet_before_flush(request):
     off, say — the truncate can deadlock with it. Wait, bounded, until no other session
     of the test database is busy; this teardown runs before the flush."""
     marker = request.node.get_closest_marker("django_db")
-    if marker is None or not marker.kwargs.get("transaction") or "postgresql" not in settings.DATABASES[
-            "default"]["ENGINE"]:
+    if (
+        marker is None
+        or not marker.kwargs.get("transaction")
+        or "postgresql" not in settings.DATABASES["default"]["ENGINE"]
+    ):
         yield
         return
     request.getfixturevalue("transactional_db")  # set up first, so torn down after this
@@ -163,7 +186,8 @@ def _database_quiet_before_flush(request):
                 cursor.execute(
                     "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
                     "AND pid <> pg_backend_pid() AND backend_type = 'client backend' "
-                    "AND state IN ('active', 'idle in transaction')")
+                    "AND state IN ('active', 'idle in transaction')"
+                )
                 return cursor.fetchone()[0] == 0
         except Exception:  # e.g. the test restarted Postgres: nothing to wait for
             connection.close()

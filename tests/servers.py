@@ -4,6 +4,7 @@ never the Redis or Postgres they found running on the machine (which may hold an
 
 No Django here: the session's own Redis is started by a pytest plugin before Django's
 settings are loaded (./conftest.py)."""
+
 from __future__ import annotations
 
 import ctypes
@@ -61,9 +62,24 @@ class RedisServer:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--daemonize", "no", "--dir", tempfile.gettempdir()],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent,
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+                "--dir",
+                tempfile.gettempdir(),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent,
         )
         _wait(self.answers, 10, f"redis-server on port {self.port}")
 
@@ -113,15 +129,30 @@ class PostgresCluster:
         return f"postgres://postgres@127.0.0.1:{self.port}/{db}"
 
     def _run(self, tool: str, *args: str, timeout: float = 120) -> None:
-        done = subprocess.run([*self.prefix, str(self.bindir / tool), *args], capture_output=True, text=True,
-                              timeout=timeout, cwd=self.dir)
+        done = subprocess.run(
+            [*self.prefix, str(self.bindir / tool), *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=self.dir,
+        )
         if done.returncode != 0:
             log = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
             raise RuntimeError(f"{tool} {' '.join(args)} failed: {done.stdout}{done.stderr}{log}")
 
     def init(self) -> None:
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
-                  "--locale=C.UTF-8", "--no-sync")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+            "--no-sync",
+        )
 
     def start(self) -> None:
         # fsync off: a test cluster thrown away afterwards; the restart test stops it cleanly.

@@ -1,5 +1,6 @@
 """The player's own account (issue 16): changing the name, a one-time code for another
 device, the export of everything and deletion."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -51,6 +52,7 @@ def browser_player(name: str) -> APIClient:
 
 # --- the name ----------------------------------------------------------------------
 
+
 def test_a_player_changes_their_name_and_every_leaderboard_shows_the_new_one():
     alice = new_player("Alice")
     ranked_and_verified(alice)
@@ -67,8 +69,15 @@ def test_a_player_changes_their_name_and_every_leaderboard_shows_the_new_one():
 def test_a_new_name_follows_the_rules_of_a_first_name():
     new_player("Bob")
     carol = new_player("Carol")
-    for name, code, status in [("Ｂｏｂ", "name_taken", 409), ("𝐁ob", "name_taken", 409), ("B0B", "bad_name", 400), ("bob", "name_taken", 409),
-                               ("x", "bad_name", 400), ("Аlice", "bad_name", 400), ("Zoé!", "bad_name", 400)]:
+    for name, code, status in [
+        ("Ｂｏｂ", "name_taken", 409),
+        ("𝐁ob", "name_taken", 409),
+        ("B0B", "bad_name", 400),
+        ("bob", "name_taken", 409),
+        ("x", "bad_name", 400),
+        ("Аlice", "bad_name", 400),
+        ("Zoé!", "bad_name", 400),
+    ]:
         response = carol.patch("/api/players/me", {"name": name}, format="json")
         if name == "B0B":  # a zero is not an O: a different name, allowed
             assert response.status_code == 200, response.content
@@ -81,6 +90,7 @@ def test_a_new_name_follows_the_rules_of_a_first_name():
 
 # --- another device ----------------------------------------------------------------
 
+
 def test_a_one_time_code_signs_a_second_device_in_once():
     first = browser_player("Dora")
     made = first.post("/api/players/me/code")
@@ -88,7 +98,7 @@ def test_a_one_time_code_signs_a_second_device_in_once():
     code = made.json()["code"]
     assert len(code) == 9 and code[4] == "-"
     expires = dt.datetime.fromisoformat(made.json()["expires_at"])
-    assert dt.timedelta(minutes=9) < expires - dt.datetime.now(dt.timezone.utc) <= dt.timedelta(minutes=10)
+    assert dt.timedelta(minutes=9) < expires - dt.datetime.now(dt.UTC) <= dt.timedelta(minutes=10)
     # Only a keyed hash is stored: the code is nowhere in the database.
     assert code.replace("-", "") not in json.dumps(list(DeviceCode.objects.values()), default=str)
     second = APIClient()
@@ -104,7 +114,7 @@ def test_a_one_time_code_signs_a_second_device_in_once():
 
 def test_a_code_expires_after_ten_minutes_and_a_new_one_replaces_the_old():
     player = Player.objects.get(pk=new_player("Eve").player["id"])
-    made_at = dt.datetime(2030, 1, 1, 12, 0, tzinfo=dt.timezone.utc)
+    made_at = dt.datetime(2030, 1, 1, 12, 0, tzinfo=dt.UTC)
     code, expires = accounts.device_code_create(player=player, now=made_at)
     assert expires == made_at + dt.timedelta(minutes=10)
     with pytest.raises(accounts.AccountError) as refused:
@@ -123,21 +133,25 @@ def test_codes_are_rate_limited_per_address_when_typed_and_per_player_when_made(
     owner = browser_player("Fay")
     with override_settings(RATE_LIMITS={"device_code_tries": "3/hour", "device_codes": "2/hour"}):
         guesser = APIClient(REMOTE_ADDR=address)
-        codes = [guesser.post("/api/session/code", {"code": f"AAAA-AAA{n}"}, format="json").status_code
-                 for n in range(2, 6)]
+        codes = [
+            guesser.post("/api/session/code", {"code": f"AAAA-AAA{n}"}, format="json").status_code for n in range(2, 6)
+        ]
         assert codes == [400, 400, 400, 429]
         limited = guesser.post("/api/session/code", {"code": "AAAA-AAA9"}, format="json")
         assert limited.json()["error"] == "rate_limited" and 1 <= int(limited["Retry-After"]) <= 3601
         # Past the limit, even the right code waits: it cannot be found by guessing faster.
         right = owner.post("/api/players/me/code").json()["code"]
         assert guesser.post("/api/session/code", {"code": right}, format="json").status_code == 429
-        assert APIClient(REMOTE_ADDR=own_address()).post("/api/session/code", {"code": right},
-                                                         format="json").status_code == 200
+        assert (
+            APIClient(REMOTE_ADDR=own_address()).post("/api/session/code", {"code": right}, format="json").status_code
+            == 200
+        )
         assert owner.post("/api/players/me/code").status_code == 201
         assert owner.post("/api/players/me/code").status_code == 429
 
 
 # --- your data ---------------------------------------------------------------------
+
 
 def test_the_export_holds_the_profile_every_game_with_its_asks_and_the_casual_games():
     gus = browser_player("Gus")
@@ -191,8 +205,10 @@ def test_deleting_the_account_keeps_the_ranks_under_a_label_and_refuses_the_old_
     ivan.refresh_from_db()
     assert ivan.user is None and ivan.name == "" and ivan.deleted_at is not None
     assert get_user_model().objects.filter(player__isnull=True).count() == 0
-    assert not CasualOwner.objects.filter(player=ivan).exists() and not CasualGame.objects.filter(
-        owner__player=ivan).exists()
+    assert (
+        not CasualOwner.objects.filter(player=ivan).exists()
+        and not CasualGame.objects.filter(owner__player=ivan).exists()
+    )
     assert not DeviceCode.objects.filter(player=ivan).exists()
     # The ranks did not move; Ivan's row reads as a deleted player, in the reader's language.
     after = board_names()

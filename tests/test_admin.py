@@ -1,6 +1,7 @@
 """Admin: the replay inspector shows both hands, the lake, the opponent's knowledge and
 each ask's fair-play evidence — to those allowed to see them; decisions need a reason
 and leave a trail; attempts and results cannot be added or edited by hand."""
+
 import datetime as dt
 import re
 
@@ -45,8 +46,14 @@ def verified_attempt(name: str, *, day: dt.date | None = None) -> Attempt:
     while not state.over:
         moves.append(next(iter(state.hands[0])))
         ENGINE.apply(state, moves[-1])
-    attempt = Attempt.objects.create(player=player, challenge=challenge, ranked=True, moves=moves,
-                                     status="verifying", finished_at=challenge.closes_at - dt.timedelta(hours=1))
+    attempt = Attempt.objects.create(
+        player=player,
+        challenge=challenge,
+        ranked=True,
+        moves=moves,
+        status="verifying",
+        finished_at=challenge.closes_at - dt.timedelta(hours=1),
+    )
     services.attempt_verify(attempt_id=attempt.pk)
     attempt.refresh_from_db()
     assert attempt.status == "verified"
@@ -72,9 +79,13 @@ def test_staff_without_permissions_see_no_cards(db):
     today = verified_attempt("Olga")
     past = verified_attempt("Pavel", day=days.today() - dt.timedelta(days=2))
     staff = staff_client()
-    for url in (f"/admin/challenges/attempt/{today.pk}/replay/", f"/admin/challenges/attempt/{past.pk}/replay/",
-                f"/admin/challenges/attempt/{today.pk}/change/", "/admin/challenges/attempt/review/",
-                f"/admin/challenges/dailychallenge/{today.challenge_id}/change/"):
+    for url in (
+        f"/admin/challenges/attempt/{today.pk}/replay/",
+        f"/admin/challenges/attempt/{past.pk}/replay/",
+        f"/admin/challenges/attempt/{today.pk}/change/",
+        "/admin/challenges/attempt/review/",
+        f"/admin/challenges/dailychallenge/{today.challenge_id}/change/",
+    ):
         assert staff.get(url).status_code == 403, url
 
 
@@ -91,16 +102,22 @@ def test_an_open_days_cards_are_for_superusers_only(admin_client):
     closed_day = viewer.get(f"/admin/challenges/dailychallenge/{past.challenge_id}/change/").content.decode()
     assert past.challenge.seed in closed_day
     assert admin_client.get(f"/admin/challenges/attempt/{today.pk}/replay/").status_code == 200
-    assert today.challenge.seed in admin_client.get(
-        f"/admin/challenges/dailychallenge/{today.challenge_id}/change/").content.decode()
+    assert (
+        today.challenge.seed
+        in admin_client.get(f"/admin/challenges/dailychallenge/{today.challenge_id}/change/").content.decode()
+    )
 
 
 @pytest.mark.django_db(transaction=True)
 def test_attempts_and_results_cannot_be_added_or_edited_by_hand(admin_client):
     attempt = verified_attempt("Sven")
     result = Result.objects.get(attempt=attempt)
-    for url in ("/admin/challenges/attempt/add/", "/admin/leaderboard/result/add/",
-                "/admin/challenges/dailychallenge/add/", "/admin/challenges/review/add/"):
+    for url in (
+        "/admin/challenges/attempt/add/",
+        "/admin/leaderboard/result/add/",
+        "/admin/challenges/dailychallenge/add/",
+        "/admin/challenges/review/add/",
+    ):
         assert admin_client.get(url).status_code == 403, url
     changelist = admin_client.get("/admin/challenges/attempt/").content.decode()
     assert "/admin/challenges/attempt/add/" not in changelist
@@ -125,16 +142,22 @@ def test_decisions_need_a_reason_and_leave_a_trail(admin_client, monkeypatch):
     asked = admin_client.post("/admin/challenges/attempt/", {"action": "disqualify", "_selected_action": [attempt.pk]})
     assert asked.status_code == 200 and 'name="reason"' in asked.content.decode()
     assert not Result.objects.get(attempt=attempt).disqualified  # nothing done without a reason
-    admin_client.post("/admin/challenges/attempt/", {"action": "disqualify", "_selected_action": [attempt.pk],
-                                                     "apply": "1", "reason": "played from a leaked seed"})
+    admin_client.post(
+        "/admin/challenges/attempt/",
+        {"action": "disqualify", "_selected_action": [attempt.pk], "apply": "1", "reason": "played from a leaked seed"},
+    )
     assert Result.objects.get(attempt=attempt).disqualified
     assert quinn.get(f"/api/leaderboard/{date}").json()["total"] == 0
 
-    admin_client.post("/admin/challenges/attempt/review/decide/",
-                      {"attempt": attempt.pk, "decision": "restore", "reason": "the leak was ours"})
+    admin_client.post(
+        "/admin/challenges/attempt/review/decide/",
+        {"attempt": attempt.pk, "decision": "restore", "reason": "the leak was ours"},
+    )
     assert not Result.objects.get(attempt=attempt).disqualified
-    admin_client.post("/admin/challenges/attempt/", {"action": "reverify", "_selected_action": [attempt.pk],
-                                                     "apply": "1", "reason": "rules fix 1.1"})
+    admin_client.post(
+        "/admin/challenges/attempt/",
+        {"action": "reverify", "_selected_action": [attempt.pk], "apply": "1", "reason": "rules fix 1.1"},
+    )
     attempt.refresh_from_db()
     assert attempt.status == "verifying"
     services.attempt_verify(attempt_id=attempt.pk)
@@ -143,9 +166,11 @@ def test_decisions_need_a_reason_and_leave_a_trail(admin_client, monkeypatch):
     assert Result.objects.filter(attempt=attempt).count() == 1
 
     trail = list(Review.objects.filter(attempt=attempt).order_by("at", "id").values_list("action", "by", "reason"))
-    assert trail == [("disqualify", admin_client.user.pk, "played from a leaked seed"),
-                     ("restore", admin_client.user.pk, "the leak was ours"),
-                     ("reverify", admin_client.user.pk, "rules fix 1.1")]
+    assert trail == [
+        ("disqualify", admin_client.user.pk, "played from a leaked seed"),
+        ("restore", admin_client.user.pk, "the leak was ours"),
+        ("reverify", admin_client.user.pk, "rules fix 1.1"),
+    ]
     inspector = admin_client.get(f"/admin/challenges/attempt/{attempt.pk}/replay/").content.decode()
     queue = admin_client.get(f"/admin/challenges/attempt/review/?date={date}").content.decode()
     for page in (inspector, queue):
@@ -156,7 +181,8 @@ def test_decisions_need_a_reason_and_leave_a_trail(admin_client, monkeypatch):
 def test_a_reviewer_without_the_review_permission_cannot_decide(db):
     attempt = verified_attempt("Tilda", day=days.today() - dt.timedelta(days=2))
     viewer = staff_client("view_attempt")
-    response = viewer.post("/admin/challenges/attempt/review/decide/",
-                           {"attempt": attempt.pk, "decision": "disqualify", "reason": "no"})
+    response = viewer.post(
+        "/admin/challenges/attempt/review/decide/", {"attempt": attempt.pk, "decision": "disqualify", "reason": "no"}
+    )
     assert response.status_code == 403
     assert not Result.objects.get(attempt=attempt).disqualified and not Review.objects.exists()

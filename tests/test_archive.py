@@ -1,6 +1,7 @@
 """The day's archive (issue 19): once a day's seed is public, its whole ranking as JSON
 Lines that `manage.py replay --jsonl` (or any implementation of the rules) recomputes;
 nothing of it before."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -34,8 +35,14 @@ def played(name: str, day: dt.date, choice: int, finished: dt.datetime | None = 
         hand = list(state.hands[0])
         moves.append(hand[choice % len(hand)])
         ENGINE.apply(state, moves[-1])
-    attempt = Attempt.objects.create(player=player, challenge=challenge, ranked=True, moves=moves, status="verifying",
-                                     finished_at=finished or challenge.closes_at - dt.timedelta(hours=1))
+    attempt = Attempt.objects.create(
+        player=player,
+        challenge=challenge,
+        ranked=True,
+        moves=moves,
+        status="verifying",
+        finished_at=finished or challenge.closes_at - dt.timedelta(hours=1),
+    )
     services.attempt_verify(attempt_id=attempt.pk)
     attempt.refresh_from_db()
     assert attempt.status == "verified"
@@ -45,8 +52,10 @@ def played(name: str, day: dt.date, choice: int, finished: dt.datetime | None = 
 def a_closed_day(players: int = 6) -> list[Attempt]:
     closes = services.challenge_for_day(day=CLOSED_DAY).closes_at
     # Two players share a finish time so that the last tie-break (the attempt) is needed.
-    return [played(f"Archivist {i}", CLOSED_DAY, i % 4, closes - dt.timedelta(minutes=10 * (i // 2) + 1))
-            for i in range(players)]
+    return [
+        played(f"Archivist {i}", CLOSED_DAY, i % 4, closes - dt.timedelta(minutes=10 * (i // 2) + 1))
+        for i in range(players)
+    ]
 
 
 def archive(day: dt.date = CLOSED_DAY) -> tuple[object, list[dict]]:
@@ -73,11 +82,13 @@ def test_the_archive_replays_to_every_published_score_and_its_ranks_are_the_lead
     call_command("replay", jsonl=str(cases), stdout=out)
     replayed = [json.loads(row) for row in out.getvalue().splitlines()]
     assert [(r["score"], r["player_asks"], r["player_pairs"]) for r in replayed] == [
-        (line["score"], line["asks"], line["player_pairs"]) for line in lines]
+        (line["score"], line["asks"], line["player_pairs"]) for line in lines
+    ]
 
     board = Client().get(f"/api/leaderboard/{CLOSED_DAY.isoformat()}").json()
     assert [(e["rank"], e["name"], e["score"], e["asks"]) for e in board["entries"]] == [
-        (line["rank"], line["player"], line["score"], line["asks"]) for line in lines]
+        (line["rank"], line["player"], line["score"], line["asks"]) for line in lines
+    ]
 
 
 def test_the_archive_is_read_in_batches_and_leaves_out_disqualified_games(monkeypatch):
@@ -85,14 +96,26 @@ def test_the_archive_is_read_in_batches_and_leaves_out_disqualified_games(monkey
     # Ties at every level of the order (score, then asks, then finish, then attempt), so
     # that batch edges fall inside each kind of tie.
     finish = services.challenge_for_day(day=CLOSED_DAY).closes_at - dt.timedelta(hours=2)
-    grid = [(1000, 25, 0), (1000, 25, 0), (1000, 25, 5), (1000, 27, 0), (1000, 27, 0), (940, 26, 0),
-            (940, 26, 0), (940, 26, 1)]
+    grid = [
+        (1000, 25, 0),
+        (1000, 25, 0),
+        (1000, 25, 5),
+        (1000, 27, 0),
+        (1000, 27, 0),
+        (940, 26, 0),
+        (940, 26, 0),
+        (940, 26, 1),
+    ]
     for attempt, (score, asks, minutes) in zip(attempts, grid):
-        Result.objects.filter(attempt=attempt).update(score=score, asks=asks,
-                                                      finished_at=finish + dt.timedelta(minutes=minutes))
+        Result.objects.filter(attempt=attempt).update(
+            score=score, asks=asks, finished_at=finish + dt.timedelta(minutes=minutes)
+        )
     Result.objects.filter(attempt=attempts[6]).update(disqualified=True)
-    expected = list(selectors.ranked_results(attempts[0].challenge_id).order_by(*selectors.RANK_ORDER)
-                    .values_list("attempt_id", flat=True))
+    expected = list(
+        selectors.ranked_results(attempts[0].challenge_id)
+        .order_by(*selectors.RANK_ORDER)
+        .values_list("attempt_id", flat=True)
+    )
     assert len(expected) == 7 and attempts[6].pk not in expected
     for batch in (1, 2, 3, 7, 2000):
         monkeypatch.setattr(selectors, "ARCHIVE_BATCH", batch)

@@ -1,5 +1,6 @@
 """Casual games need no account (issue 16): a browser's games belong to its session, no
 player is made, no sign-up is spent; they follow a player who signs in on that browser."""
+
 from __future__ import annotations
 
 import itertools
@@ -33,11 +34,11 @@ def play_kitten_to_the_end(client) -> dict:
     created = client.post("/api/casual/kitten/games", {}, format="json")
     assert created.status_code == 201, created.content
     game = created.json()
-    flipped = client.post(f"/api/casual/kitten/games/{game['id']}/moves", {"play": "flip", "move": game["move"]},
-                          format="json")
+    flipped = client.post(
+        f"/api/casual/kitten/games/{game['id']}/moves", {"play": "flip", "move": game["move"]}, format="json"
+    )
     assert flipped.status_code == 200, flipped.content
-    done = client.post(f"/api/casual/kitten/games/{game['id']}/finish", {"move": flipped.json()["move"]},
-                       format="json")
+    done = client.post(f"/api/casual/kitten/games/{game['id']}/finish", {"move": flipped.json()["move"]}, format="json")
     assert done.status_code == 200, done.content
     assert done.json()["status"] == "over"
     return done.json()
@@ -48,8 +49,11 @@ def play_gofish_move(client) -> dict:
     assert created.status_code == 201, created.content
     game = created.json()
     rank = game["view"]["hand"][0][:-1]
-    moved = client.post(f"/api/casual/gofish/games/{game['id']}/moves",
-                        {"play": {"seat": 0, "target": 1, "rank": rank}, "move": game["move"]}, format="json")
+    moved = client.post(
+        f"/api/casual/gofish/games/{game['id']}/moves",
+        {"play": {"seat": 0, "target": 1, "rank": rank}, "move": game["move"]},
+        format="json",
+    )
     assert moved.status_code == 200, moved.content
     return moved.json()
 
@@ -69,8 +73,9 @@ def test_a_browser_without_a_player_plays_kitten_and_go_fish_and_no_player_is_ma
     other = APIClient()
     assert other.get("/api/casual/kitten").json()["current"] is None
     assert other.get(f"/api/casual/kitten/games/{finished['id']}").status_code == 404
-    assert other.post(f"/api/casual/kitten/games/{finished['id']}/finish", {"move": 0},
-                      format="json").status_code == 404
+    assert (
+        other.post(f"/api/casual/kitten/games/{finished['id']}/finish", {"move": 0}, format="json").status_code == 404
+    )
     # The daily game still needs a player: it asks for a name.
     assert browser.post("/api/challenges/today/attempt").status_code == 401
 
@@ -128,11 +133,15 @@ def test_the_browsers_games_follow_the_player_who_signs_in_on_it():
     created = browser.post("/api/players", {"name": "Carol"}, format="json")
     assert created.status_code == 201
     home = browser.get("/api/casual/kitten").json()
-    assert home["current"]["id"] == playing["id"] and home["tally"]["win"] + home["tally"]["loss"] + \
-        home["tally"]["draw"] == 1
+    assert (
+        home["current"]["id"] == playing["id"]
+        and home["tally"]["win"] + home["tally"]["loss"] + home["tally"]["draw"] == 1
+    )
     carol = Player.objects.get(name="Carol")
     assert set(CasualGame.objects.filter(owner__player=carol).values_list("id", flat=True)) == {
-        finished["id"], playing["id"]}
+        finished["id"],
+        playing["id"],
+    }
     assert not CasualOwner.objects.filter(player__isnull=True).exists()
     # The same player by token (another client) sees the same games.
     api = APIClient()

@@ -1,4 +1,5 @@
 """The daily Pêche challenge through the HTTP API (issue 3)."""
+
 from __future__ import annotations
 
 import json
@@ -7,8 +8,8 @@ import threading
 import pytest
 from django.db import IntegrityError, transaction
 
-from challenges.models import Attempt, DailyChallenge
 from challenges import days, services
+from challenges.models import Attempt, DailyChallenge
 from games.rules.peche import ENGINE
 from leaderboard.models import Result
 from tests.conftest import new_player, wait_for
@@ -23,8 +24,9 @@ def start(client):
 def play_to_end(client, view, responses=None):
     """Ask the first rank in hand until the game is over; returns the last view."""
     while view["status"] == "playing":
-        response = client.post(f"/api/attempts/{view['id']}/asks",
-                               {"rank": view["hand"][0][:-1], "move": view["move"]}, format="json")
+        response = client.post(
+            f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": view["move"]}, format="json"
+        )
         assert response.status_code == 200, response.content
         if responses is not None:
             responses.append(response.content.decode())
@@ -128,8 +130,9 @@ def test_ten_tabs_starting_todays_game_at_once_get_one_attempt():
     """No test transaction around it: the losing INSERTs run as in production, each its own
     transaction, and must come back as the attempt that won."""
     heidi = new_player("Heidi")
-    responses = all_at_once(10, heidi._credentials["HTTP_AUTHORIZATION"],
-                            lambda client: client.post("/api/challenges/today/attempt"))
+    responses = all_at_once(
+        10, heidi._credentials["HTTP_AUTHORIZATION"], lambda client: client.post("/api/challenges/today/attempt")
+    )
     answers = [(r.status_code, r.json()["id"]) for r in responses]
     assert len(answers) == 10 and len({attempt_id for _, attempt_id in answers}) == 1
     assert sorted(code for code, _ in answers) == [200] * 9 + [201]
@@ -299,14 +302,19 @@ def test_a_browser_ask_reads_user_and_player_in_one_query_and_still_checks_csrf(
     csrf = {"HTTP_X_CSRFTOKEN": browser.cookies["csrftoken"].value}
     view = browser.post("/api/challenges/today/attempt", content_type="application/json", **csrf).json()
     with django_assert_num_queries(2 if settings.SESSION_ENGINE == "config.sessions" else 4):
-        response = browser.post(f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": 0},
-                                content_type="application/json", **csrf)
+        response = browser.post(
+            f"/api/attempts/{view['id']}/asks",
+            {"rank": view["hand"][0][:-1], "move": 0},
+            content_type="application/json",
+            **csrf,
+        )
     assert response.status_code == 200 and response.json()["move"] == 1
     assert "Cookie" in response.headers.get("Vary", "")
 
     view = response.json()
-    forged = browser.post(f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": 1},
-                          content_type="application/json")
+    forged = browser.post(
+        f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": 1}, content_type="application/json"
+    )
     assert forged.status_code == 403 and "CSRF" in forged.json()["detail"]
     assert len(Attempt.objects.get(pk=view["id"]).moves) == 1  # the forged ask changed nothing
 

@@ -1,6 +1,7 @@
 """The leaderboard's "Check this day" (issue 19) outside the browser: only closed days offer
 it, its page stays within the weight budget with the engine it loads on demand, and every
 sentence it says exists in the four languages."""
+
 from __future__ import annotations
 
 import datetime as dt

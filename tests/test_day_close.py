@@ -4,6 +4,7 @@ The day closes at midnight (no new ranked game of that day starts); a ranked gam
 running may go on during a short grace, while the seed stays secret; then the seed is
 published and no ranked ask of that day is accepted, and nothing finished after that
 moment ranks, whatever the path."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -32,14 +33,16 @@ def ranked_game_of_yesterday(client, *, reveals_in: dt.timedelta) -> Attempt:
     DailyChallenge.objects.filter(pk=challenge.pk).update(reveals_at=timezone.now() + reveals_in)
     state = ENGINE.new(seed=challenge.seed)
     first = next(iter(state.hands[0]))
-    return Attempt.objects.create(player=Player.objects.get(pk=client.player["id"]), challenge=challenge,
-                                  ranked=True, moves=[first])
+    return Attempt.objects.create(
+        player=Player.objects.get(pk=client.player["id"]), challenge=challenge, ranked=True, moves=[first]
+    )
 
 
 def ask_first(client, attempt_id: int):
     view = client.get(f"/api/attempts/{attempt_id}").json()
-    return client.post(f"/api/attempts/{attempt_id}/asks", {"rank": view["hand"][0][:-1], "move": view["move"]},
-                       format="json")
+    return client.post(
+        f"/api/attempts/{attempt_id}/asks", {"rank": view["hand"][0][:-1], "move": view["move"]}, format="json"
+    )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -106,15 +109,33 @@ class FakeClockServer:
     def __init__(self, tmp_path):
         self.port = free_port()
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-        env.update(DJANGO_SETTINGS_MODULE="config.settings.local", DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3",
-                   LOCAL_SECRETS_DIR=str(tmp_path / "secrets"), DAILY_CLOSE_GRACE_SECONDS=str(GRACE),
-                   RATE_LIMIT_PLAYERS="off", RATE_LIMIT_ASKS="off", DJANGO_DEBUG="false")
+        env.update(
+            DJANGO_SETTINGS_MODULE="config.settings.local",
+            DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3",
+            LOCAL_SECRETS_DIR=str(tmp_path / "secrets"),
+            DAILY_CLOSE_GRACE_SECONDS=str(GRACE),
+            RATE_LIMIT_PLAYERS="off",
+            RATE_LIMIT_ASKS="off",
+            DJANGO_DEBUG="false",
+        )
         subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
         self.log = open(tmp_path / "server.log", "wb")
         self.proc = subprocess.Popen(
-            ["faketime", "-f", f"@{START}", sys.executable, "manage.py", "runserver", "--noreload",
-             f"127.0.0.1:{self.port}"], cwd=ROOT, env={**env, "TZ": "UTC"}, stdout=self.log,
-            stderr=subprocess.STDOUT)
+            [
+                "faketime",
+                "-f",
+                f"@{START}",
+                sys.executable,
+                "manage.py",
+                "runserver",
+                "--noreload",
+                f"127.0.0.1:{self.port}",
+            ],
+            cwd=ROOT,
+            env={**env, "TZ": "UTC"},
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
         wait_for(lambda: self._up(), timeout=30, interval=0.1)
 
     def _up(self) -> bool:
@@ -124,9 +145,12 @@ class FakeClockServer:
             return False
 
     def call(self, method: str, path: str, body=None, token: str | None = None):
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method,
-                                         data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}",
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         if token:
             request.add_header("Authorization", f"Token {token}")
         try:
@@ -167,8 +191,12 @@ def test_across_a_real_midnight_the_close_ends_ranked_play(fake_clock_server):
         assert status == 201, created
         status, view = server.call("POST", "/api/challenges/today/attempt", token=created["token"])
         assert status == 201 and view["date"] == "2031-03-14" and view["ranked"], view
-        status, view = server.call("POST", f"/api/attempts/{view['id']}/asks",
-                                   {"rank": view["hand"][0][:-1], "move": 0}, token=created["token"])
+        status, view = server.call(
+            "POST",
+            f"/api/attempts/{view['id']}/asks",
+            {"rank": view["hand"][0][:-1], "move": 0},
+            token=created["token"],
+        )
         assert status == 200, view
         players[name] = (created["token"], view)
 
@@ -180,12 +208,17 @@ def test_across_a_real_midnight_the_close_ends_ranked_play(fake_clock_server):
     # Finn finishes during the grace: his game ranks.
     token, view = players["Finn"]
     while view["status"] == "playing":
-        status, view = server.call("POST", f"/api/attempts/{view['id']}/asks",
-                                   {"rank": view["hand"][0][:-1], "move": view["move"]}, token=token)
+        status, view = server.call(
+            "POST",
+            f"/api/attempts/{view['id']}/asks",
+            {"rank": view["hand"][0][:-1], "move": view["move"]},
+            token=token,
+        )
         assert status == 200, view
     # Verified in process on the embedded default, once the last ask is committed.
-    wait_for(lambda: server.call("GET", f"/api/attempts/{view['id']}", token=token)[1]["status"] == "verified",
-             timeout=10)
+    wait_for(
+        lambda: server.call("GET", f"/api/attempts/{view['id']}", token=token)[1]["status"] == "verified", timeout=10
+    )
 
     # The grace ends: the seed is published, and Eve, who waited for it, cannot use it.
     seed = wait_for(lambda: server.call("GET", "/api/challenges/2031-03-14")[1].get("seed"), timeout=GRACE + 10)
@@ -193,9 +226,12 @@ def test_across_a_real_midnight_the_close_ends_ranked_play(fake_clock_server):
     status, view = server.call("GET", f"/api/attempts/{view['id']}", token=token)
     moves_before = view["move"]
     assert view["day_closed"] is True
-    status, refused = server.call("POST", f"/api/attempts/{view['id']}/asks",
-                                  {"rank": best_ask(seed, [h["rank"] for h in view["history"] if h["seat"] == 0]),
-                                   "move": view["move"]}, token=token)
+    status, refused = server.call(
+        "POST",
+        f"/api/attempts/{view['id']}/asks",
+        {"rank": best_ask(seed, [h["rank"] for h in view["history"] if h["seat"] == 0]), "move": view["move"]},
+        token=token,
+    )
     assert status == 409 and refused["error"] == "day_closed", refused
     status, view = server.call("GET", f"/api/attempts/{view['id']}", token=token)
     assert view["move"] == moves_before and view["status"] == "playing"

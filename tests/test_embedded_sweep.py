@@ -1,6 +1,7 @@
 """Issue 14: the embedded default (no REDIS_URL: eager tasks, no worker, no beat) recovers
 an attempt whose in-request verification failed: the web process sweeps on its first
 request and then on one request per EMBEDDED_SWEEP_EVERY."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -25,6 +26,7 @@ def embedded(settings):
 
 def finish_with_a_failing_verification(monkeypatch) -> Attempt:
     """A ranked game played to its end while every replay fails: it stays `verifying`."""
+
     def broken(**kwargs):
         raise RuntimeError("the replay crashed")
 
@@ -33,8 +35,9 @@ def finish_with_a_failing_verification(monkeypatch) -> Attempt:
         client = new_player("Stuck Sam")
         view = client.post("/api/challenges/today/attempt").json()
         while view["status"] == "playing":
-            response = client.post(f"/api/attempts/{view['id']}/asks",
-                                   {"rank": view["hand"][0][:-1], "move": view["move"]}, format="json")
+            response = client.post(
+                f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": view["move"]}, format="json"
+            )
             assert response.status_code == 200, response.content
             view = response.json()
     attempt = Attempt.objects.get(pk=view["id"])

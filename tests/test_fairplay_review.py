@@ -1,6 +1,7 @@
 """Fair-play review: verification stores how each ranked game's asks were chosen; the
 `fairplay` command and the admin's review queue put a player who saw the cards first,
 and show players of one day who came from one address or one browser."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -47,8 +48,7 @@ def ties_only(game: WatchedGame) -> str:
     return (held or tied)[0]
 
 
-def ranked_game(name: str, choose=None, *, day: dt.date = DAY, player: Player | None = None,
-                watched=None) -> Attempt:
+def ranked_game(name: str, choose=None, *, day: dt.date = DAY, player: Player | None = None, watched=None) -> Attempt:
     """A verified ranked game of ``day``, each ask chosen by ``choose(state)`` (or by
     ``watched(game)`` on a fairplay.WatchedGame, which keeps the public chances)."""
     challenge = services.challenge_for_day(day=day)
@@ -64,8 +64,14 @@ def ranked_game(name: str, choose=None, *, day: dt.date = DAY, player: Player | 
         while not state.over:
             moves.append(choose(state))
             ENGINE.apply(state, moves[-1])
-    attempt = Attempt.objects.create(player=player, challenge=challenge, ranked=True, moves=moves,
-                                     status="verifying", finished_at=challenge.closes_at - dt.timedelta(hours=2))
+    attempt = Attempt.objects.create(
+        player=player,
+        challenge=challenge,
+        ranked=True,
+        moves=moves,
+        status="verifying",
+        finished_at=challenge.closes_at - dt.timedelta(hours=2),
+    )
     services.attempt_verify(attempt_id=attempt.pk)
     return attempt
 
@@ -123,8 +129,9 @@ def test_players_of_one_browser_are_shown_together(settings):
         while not state.over:
             attempt.moves.append(first_in_hand(state))
             ENGINE.apply(state, attempt.moves[-1])
-        Attempt.objects.filter(pk=attempt.pk).update(moves=attempt.moves, status="verifying",
-                                                     finished_at=attempt.challenge.closes_at - dt.timedelta(hours=1))
+        Attempt.objects.filter(pk=attempt.pk).update(
+            moves=attempt.moves, status="verifying", finished_at=attempt.challenge.closes_at - dt.timedelta(hours=1)
+        )
         services.attempt_verify(attempt_id=attempt.pk)
     rows = {row["player"]: row for row in review_queue(challenge=attempts["Loner"].challenge)}
     assert rows["Thrower One"]["same_browser"] == 1 and rows["Thrower One"]["same_client"] == 1

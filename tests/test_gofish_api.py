@@ -1,4 +1,5 @@
 """Go Fish with books through the casual-game HTTP API (issue 6)."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,11 @@ def create(client, **options):
 
 
 def ask(client, game, play, move=None):
-    return client.post(f"{BASE}/games/{game['id']}/moves",
-                       {"play": play, "move": game["move"] if move is None else move}, format="json")
+    return client.post(
+        f"{BASE}/games/{game['id']}/moves",
+        {"play": play, "move": game["move"] if move is None else move},
+        format="json",
+    )
 
 
 def engine_state(row: CasualGame):
@@ -46,8 +50,15 @@ def test_options_default_hand_sizes_and_validation():
         row = CasualGame.objects.get(pk=alice.get(BASE).json()["current"]["id"])
         assert row.options == {"players": players} and engine_state(row).hand_size == hand
     assert create(alice, players=4, hand_size=3)["view"]["hand_sizes"] == [3, 3, 3, 3]
-    for bad in [{"players": 1}, {"players": 7}, {"players": "3"}, {"players": True},
-                {"players": 2, "hand_size": 0}, {"players": 6, "hand_size": 9}, {"players": 2, "hand_size": "5"}]:
+    for bad in [
+        {"players": 1},
+        {"players": 7},
+        {"players": "3"},
+        {"players": True},
+        {"players": 2, "hand_size": 0},
+        {"players": 6, "hand_size": 9},
+        {"players": 2, "hand_size": "5"},
+    ]:
         response = alice.post(f"{BASE}/games", bad, format="json")
         assert response.status_code == 400, (bad, response.content)
         assert response.json()["error"] == "bad_input"

@@ -6,6 +6,7 @@ session, owning a daily attempt and a casual game) and as a superuser.
 
 The patterns are read from the URL resolver, so a new endpoint is fuzzed without being
 named here. In process (Django's test client), bounded: a few thousand requests."""
+
 from __future__ import annotations
 
 import itertools
@@ -26,19 +27,45 @@ GARBAGE = bytes(RNG.randrange(256) for _ in range(300))
 
 BODIES: list[tuple[str, bytes | str]] = [
     # Well formed for every endpoint: the path's hostile arguments reach the services.
-    ("application/json", json.dumps({"name": "Fuzz Ann", "password": "long enough password 14", "rank": "A",
-                                     "move": 0, "play": "flip"})),
+    (
+        "application/json",
+        json.dumps({"name": "Fuzz Ann", "password": "long enough password 14", "rank": "A", "move": 0, "play": "flip"}),
+    ),
     ("application/json", GARBAGE),
     ("application/json", b'{"name": "\xff\xfe\xc3", "rank": "\xed\xa0\x80"}'),  # invalid UTF-8, a lone surrogate
     ("application/json", "[" * 3000 + "]" * 3000),
     ("application/json", '{"a":' * 2000 + "0" + "}" * 2000),
     ("application/json", '{"name": ' + "9" * 5000 + "}"),
-    ("application/json", json.dumps({"name": 10**300, "password": 1e308, "rank": [10**200], "move": 10**30,
-                                     "expected": -10**30, "players": 10**40, "hand_size": 1e308})),
+    (
+        "application/json",
+        json.dumps(
+            {
+                "name": 10**300,
+                "password": 1e308,
+                "rank": [10**200],
+                "move": 10**30,
+                "expected": -(10**30),
+                "players": 10**40,
+                "hand_size": 1e308,
+            }
+        ),
+    ),
     ("application/json", '{"rank": "A", "move": 1e400, "expected": -1e400}'),
     ("application/json", '{"name": NaN, "move": Infinity}'),
-    ("application/json", json.dumps({"name": "x" * 10000, "rank": {"$ne": 1}, "move": True, "expected": None,
-                                     "players": "2", "hand_size": [], "password": {"a": [1]}})),
+    (
+        "application/json",
+        json.dumps(
+            {
+                "name": "x" * 10000,
+                "rank": {"$ne": 1},
+                "move": True,
+                "expected": None,
+                "players": "2",
+                "hand_size": [],
+                "password": {"a": [1]},
+            }
+        ),
+    ),
     ("application/json", '"just a string"'),
     ("application/json", "[]"),
     ("application/json; charset=utf-16", b'{"name": "odd"}'),
@@ -54,11 +81,23 @@ BODIES: list[tuple[str, bytes | str]] = [
 LENGTHS = ["-1", "abc", "99999999999999999999", "16385"]
 
 INT_VALUES = ["0", "1", "99999999999999999999999999"]
-STR_VALUES = ["today", "2025-12-31", "0001-01-01", "9999-12-31", "2026-02-30", "%ff%fe", "%00", "kitten",
-              "x" * 300, "-1"]
+STR_VALUES = [
+    "today",
+    "2025-12-31",
+    "0001-01-01",
+    "9999-12-31",
+    "2026-02-30",
+    "%ff%fe",
+    "%00",
+    "kitten",
+    "x" * 300,
+    "-1",
+]
 GAME_VALUES = ["kitten", "gofish", "nope"]
-QUERY = ("?page=-1&page=99999999999999999999&limit=1e999&offset=abc&around=%ff&date=0000-00-00"
-         "&next=//evil.example&language=xx")
+QUERY = (
+    "?page=-1&page=99999999999999999999&limit=1e999&offset=abc&around=%ff&date=0000-00-00"
+    "&next=//evil.example&language=xx"
+)
 
 CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 
@@ -108,15 +147,15 @@ def paths(route: str, ids: dict[str, list[str]]) -> list[str]:
 def check(response, path: str, what: str, failures: list) -> None:
     if response.status_code >= 500:
         failures.append(f"{response.status_code} {what} {path[:120]}")
-    elif path.startswith("/api/") and not path.startswith(("/api/schema", "/api/docs")) \
-            and response.status_code >= 400:
+    elif path.startswith("/api/") and not path.startswith(("/api/schema", "/api/docs")) and response.status_code >= 400:
         try:
             code = json.loads(response.content)["error"]
         except (ValueError, KeyError, TypeError):
             code = None
         if not (response["Content-Type"] == "application/json" and isinstance(code, str) and code):
-            failures.append(f"{response.status_code} {what} {path[:120]}: not a JSON error code: "
-                            f"{response.content[:100]!r}")
+            failures.append(
+                f"{response.status_code} {what} {path[:120]}: not a JSON error code: {response.content[:100]!r}"
+            )
 
 
 def fuzz(client, ids: dict[str, list[str]], only_admin: bool = False) -> tuple[int, list[str]]:
@@ -140,8 +179,9 @@ def fuzz(client, ids: dict[str, list[str]], only_admin: bool = False) -> tuple[i
                 check(response, path, f"{method} {content_type} {str(body)[:40]!r}", failures)
                 sent += 1
             for length in LENGTHS:
-                response = client.generic("POST", path, b'{"name": "Len"}', content_type="application/json",
-                                          CONTENT_LENGTH=length)
+                response = client.generic(
+                    "POST", path, b'{"name": "Len"}', content_type="application/json", CONTENT_LENGTH=length
+                )
                 check(response, path, f"POST Content-Length: {length}", failures)
                 sent += 1
     return sent, failures
@@ -151,8 +191,11 @@ def a_player_with_games():
     client = new_player("Fuzz Player")
     attempt = client.post("/api/challenges/today/attempt").json()
     casual = client.post("/api/casual/kitten/games", {}, format="json").json()
-    return client, {"attempt_id": [str(attempt["id"])], "game_id": [str(casual["id"])],
-                    "player_id": [str(client.player["id"])]}
+    return client, {
+        "attempt_id": [str(attempt["id"])],
+        "game_id": [str(casual["id"])],
+        "player_id": [str(client.player["id"])],
+    }
 
 
 def test_anonymous_requests_anywhere_find_no_5xx(client):

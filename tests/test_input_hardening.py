@@ -1,5 +1,6 @@
 """Issue 14: hostile input is a 4xx with a JSON error code (API) or a proper error page
 (pages), never a 500 — deep JSON, days that do not exist, chunked bodies."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,12 +11,19 @@ from tests.conftest import new_player
 pytestmark = pytest.mark.django_db
 
 DEEP = "[" * 2000 + "]" * 2000
-JSON_POSTS = ["/api/players", "/api/session", "/api/players/me/password",
-              "/api/attempts/1/asks", "/api/casual/kitten/games", "/api/casual/kitten/games/1/moves",
-              "/api/casual/gofish/games/1/finish"]
+JSON_POSTS = [
+    "/api/players",
+    "/api/session",
+    "/api/players/me/password",
+    "/api/attempts/1/asks",
+    "/api/casual/kitten/games",
+    "/api/casual/kitten/games/1/moves",
+    "/api/casual/gofish/games/1/finish",
+]
 
 
 # --- 1. deeply nested JSON -----------------------------------------------------------
+
 
 @pytest.mark.parametrize("path", JSON_POSTS)
 @pytest.mark.parametrize("who", ["anonymous", "player"])
@@ -32,23 +40,34 @@ def test_deeply_nested_json_is_a_400_bad_json_everywhere(api, path, who):
     assert response.json()["error"] == "bad_json"
 
 
-@pytest.mark.parametrize("body", [
-    "[" * 2000 + "]" * 2000,
-    '{"a":' * 1500 + "1" + "}" * 1500,
-    "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
-    '{"name": NaN}', '{"name": Infinity}', "1" * 5000, '{"name": "x"', "\ufeff{}",
-], ids=["arrays-2000", "objects-1500", "one-too-deep", "nan", "infinity", "5000-digits", "unclosed", "bom"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[" * 2000 + "]" * 2000,
+        '{"a":' * 1500 + "1" + "}" * 1500,
+        "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
+        '{"name": NaN}',
+        '{"name": Infinity}',
+        "1" * 5000,
+        '{"name": "x"',
+        "\ufeff{}",
+    ],
+    ids=["arrays-2000", "objects-1500", "one-too-deep", "nan", "infinity", "5000-digits", "unclosed", "bom"],
+)
 def test_what_the_parser_cannot_decode_is_bad_json(api, body):
     response = api.post("/api/players", body, content_type="application/json")
     assert response.status_code == 400
     assert response.json()["error"] == "bad_json"
 
 
-@pytest.mark.parametrize("raw,content_type", [
-    (b"\xff\xfe\x00{", "application/json"),
-    (b'{"name": "\xc3"}', "application/json"),
-    (b'{"name": "Ann"}', "application/json; charset=utf-16"),  # an odd number of bytes
-])
+@pytest.mark.parametrize(
+    "raw,content_type",
+    [
+        (b"\xff\xfe\x00{", "application/json"),
+        (b'{"name": "\xc3"}', "application/json"),
+        (b'{"name": "Ann"}', "application/json; charset=utf-16"),  # an odd number of bytes
+    ],
+)
 def test_undecodable_bytes_and_charsets_are_bad_json(api, raw, content_type):
     response = api.generic("POST", "/api/players", raw, content_type=content_type)
     assert response.status_code == 400
@@ -71,6 +90,7 @@ def test_a_body_within_the_depth_limit_still_creates_a_player(api):
 
 # --- 2. pages for days, players and games that do not exist ---------------------------
 
+
 def _past(n: int) -> str:
     import datetime as dt
 
@@ -80,10 +100,20 @@ def _past(n: int) -> str:
 
 
 NOT_FOUND_PAGES = [
-    "/leaderboard/2025-12-31/", "/daily/2025-12-31/",  # the day before the first one
-    "/leaderboard/0001-01-01/", "/daily/0001-01-01/", "/leaderboard/9999-12-31/", "/daily/9999-12-31/",
-    "/leaderboard/2026-02-30/", "/leaderboard/not-a-day/", "/daily/2026-13-01/", "/daily/-1/",
-    "/players/0/", "/players/99999999999999999999999999/", "/replays/0/", "/replays/99999999999999999999999999/",
+    "/leaderboard/2025-12-31/",
+    "/daily/2025-12-31/",  # the day before the first one
+    "/leaderboard/0001-01-01/",
+    "/daily/0001-01-01/",
+    "/leaderboard/9999-12-31/",
+    "/daily/9999-12-31/",
+    "/leaderboard/2026-02-30/",
+    "/leaderboard/not-a-day/",
+    "/daily/2026-13-01/",
+    "/daily/-1/",
+    "/players/0/",
+    "/players/99999999999999999999999999/",
+    "/replays/0/",
+    "/replays/99999999999999999999999999/",
 ]
 
 
@@ -96,8 +126,9 @@ def test_pages_of_things_that_do_not_exist_are_404_pages(client, path):
     assert "<h1>Not found</h1>" in response.content.decode()
 
 
-@pytest.mark.parametrize("lang,heading", [("en", "Not found"), ("fr", "Introuvable"), ("de", "Nicht gefunden"),
-                                          ("ja", "見つかりません")])
+@pytest.mark.parametrize(
+    "lang,heading", [("en", "Not found"), ("fr", "Introuvable"), ("de", "Nicht gefunden"), ("ja", "見つかりません")]
+)
 def test_the_404_page_speaks_the_pages_language(client, lang, heading):
     client.raise_request_exception = False
     html = client.get("/leaderboard/2025-12-31/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
@@ -115,8 +146,10 @@ def test_the_first_days_leaderboard_has_no_previous_day_link(client, settings):
     assert f"/daily/{_past(3)}/" in archive and f"/daily/{_past(4)}/" not in archive
 
 
-@pytest.mark.parametrize("status,lang,text", [(404, "de", "Nicht gefunden"), (400, "fr", "Requête invalide"),
-                                              (409, "ja", "このページは表示できません")])
+@pytest.mark.parametrize(
+    "status,lang,text",
+    [(404, "de", "Nicht gefunden"), (400, "fr", "Requête invalide"), (409, "ja", "このページは表示できません")],
+)
 def test_a_refusal_raised_under_a_page_is_that_status_as_a_page(rf, status, lang, text):
     """Any ApiError that reaches the page layer (pages call the API's helpers) becomes
     the page's error page with the refusal's status, never a 500."""
@@ -134,6 +167,7 @@ def test_a_refusal_raised_under_a_page_is_that_status_as_a_page(rf, status, lang
 
 
 # --- 3. chunked bodies, against real server processes ----------------------------------
+
 
 def _server_env() -> dict:
     """A server process on this test's database (Postgres or the SQLite file)."""
@@ -165,8 +199,9 @@ def server(request, transactional_db, tmp_path):
         "runserver": [sys.executable, "manage.py", "runserver", "--noreload", "--nothreading", f"127.0.0.1:{port}"],
     }[request.param]
     log = open(tmp_path / "server.log", "wb")
-    proc = subprocess.Popen(command, cwd=ROOT, env=_server_env(), stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        command, cwd=ROOT, env=_server_env(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
     try:
         wait_for(lambda: proc.poll() is not None or _get(port, "/healthz")[0] == 200, timeout=40, interval=0.2)
         assert proc.poll() is None, (tmp_path / "server.log").read_text()
@@ -198,8 +233,13 @@ def _post(port: int, path: str, body: bytes, chunked: bool) -> tuple[int, str, d
 
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     if chunked:  # no Content-Length: Transfer-Encoding: chunked, the body in two chunks
-        conn.request("POST", path, body=iter([body[:5], body[5:]]), encode_chunked=True,
-                     headers={"Content-Type": "application/json"})
+        conn.request(
+            "POST",
+            path,
+            body=iter([body[:5], body[5:]]),
+            encode_chunked=True,
+            headers={"Content-Type": "application/json"},
+        )
     else:
         conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
     response = conn.getresponse()

@@ -1,6 +1,7 @@
 """The browser's own Pêche engine (frontend/static/frontend/peche-check.js, issue 19) agrees
 with RULES.md: every shared vector, games the Python engine plays (errors included), and the
 commitment. Run with Node, as anyone re-checking a day in a browser runs it."""
+
 from __future__ import annotations
 
 import json
@@ -68,14 +69,15 @@ def python_cases(count: int, rng: random.Random) -> list[dict]:
             moves = moves + [rng.choice(["A", "7", "K"])]  # extra_moves
         elif kind == 3:
             at = rng.randrange(len(moves))
-            moves = moves[:at] + [rng.choice(["1", "k", "11", "", "AS"])] + moves[at + 1:]  # bad_move
+            moves = moves[:at] + [rng.choice(["1", "k", "11", "", "AS"])] + moves[at + 1 :]  # bad_move
         elif kind == 4:
             # illegal_ask: a rank the player does not hold at that point.
             at = rng.randrange(len(moves))
             state = ENGINE.replay({"seed": seed}, moves[:at], partial=True)
             held = set(state.hands[0])
-            moves = moves[:at] + [next(r for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-                                       if r not in held)]
+            moves = moves[:at] + [
+                next(r for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") if r not in held)
+            ]
         case = {"game": "peche", "seed": seed, "moves": moves}
         cases.append({**case, "expect": ENGINE.conformance(case)})
     return cases
@@ -95,11 +97,14 @@ def test_the_js_commitment_and_deck_are_the_servers():
     from games.rules.cards import shuffled_deck
 
     seeds = ["2026-11-29", "pub-peche-0", "graine é ✓ 日本", "x" * 200]
-    script = (f"import {{ commitmentOf, shuffledDeck }} from {json.dumps(ENGINE_JS.as_uri())};\n"
-              f"const out = [];\nfor (const s of {json.dumps(seeds)}) out.push([await commitmentOf(s), await shuffledDeck(s)]);\n"
-              "console.log(JSON.stringify(out));")
-    done = subprocess.run([NODE, QUIET, "--input-type=module", "-e", script], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT)
+    script = (
+        f"import {{ commitmentOf, shuffledDeck }} from {json.dumps(ENGINE_JS.as_uri())};\n"
+        f"const out = [];\nfor (const s of {json.dumps(seeds)}) out.push([await commitmentOf(s), await shuffledDeck(s)]);\n"
+        "console.log(JSON.stringify(out));"
+    )
+    done = subprocess.run(
+        [NODE, QUIET, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     assert got == [[days.commitment(s), shuffled_deck(s)] for s in seeds]
@@ -115,13 +120,23 @@ def test_the_js_ranking_order_is_the_leaderboards():
         "finish_earlier": [(1, 1060, 20, "10:00"), (2, 1060, 20, "09:59")],
         "rank_skipped": [(1, 1060, 20, "10:00"), (3, 1000, 20, "10:00")],
     }
-    cases = {name: [{"rank": r, "score": s, "asks": a, "finished_at": f"2026-06-02T{t}:00+00:00"}
-                    for r, s, a, t in rows] for name, rows in lines.items()}
-    script = (f"import {{ firstOutOfOrder }} from {json.dumps(ENGINE_JS.as_uri())};\n"
-              f"const cases = {json.dumps(cases)};\n"
-              "console.log(JSON.stringify(Object.fromEntries(Object.entries(cases).map(([k, v]) => [k, firstOutOfOrder(v)]))));")
-    done = subprocess.run([NODE, QUIET, "--input-type=module", "-e", script], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT)
+    cases = {
+        name: [{"rank": r, "score": s, "asks": a, "finished_at": f"2026-06-02T{t}:00+00:00"} for r, s, a, t in rows]
+        for name, rows in lines.items()
+    }
+    script = (
+        f"import {{ firstOutOfOrder }} from {json.dumps(ENGINE_JS.as_uri())};\n"
+        f"const cases = {json.dumps(cases)};\n"
+        "console.log(JSON.stringify(Object.fromEntries(Object.entries(cases).map(([k, v]) => [k, firstOutOfOrder(v)]))));"
+    )
+    done = subprocess.run(
+        [NODE, QUIET, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"in_order": -1, "score_up": 1, "asks_down": 1, "finish_earlier": 1,
-                                       "rank_skipped": 1}
+    assert json.loads(done.stdout) == {
+        "in_order": -1,
+        "score_up": 1,
+        "asks_down": 1,
+        "finish_earlier": 1,
+        "rank_skipped": 1,
+    }

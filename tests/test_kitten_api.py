@@ -1,4 +1,5 @@
 """Kitten fishing through the casual-game HTTP API (issue 5)."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,8 +20,11 @@ def create(client):
 
 
 def flip(client, view, move=None):
-    return client.post(f"{BASE}/games/{view['id']}/moves",
-                       {"play": "flip", "move": view["move"] if move is None else move}, format="json")
+    return client.post(
+        f"{BASE}/games/{view['id']}/moves",
+        {"play": "flip", "move": view["move"] if move is None else move},
+        format="json",
+    )
 
 
 def hand_outcome(seed: str, first: str) -> tuple[dict, int]:
@@ -63,7 +67,9 @@ def test_first_player_alternates_from_game_to_game():
             assert view["events"] == [] and view["view"]["moves"] == 0
     assert firsts == ["player", "opponent", "player", "opponent"]
     # Only the newest game is current; replaced ones are abandoned and never counted.
-    statuses = list(CasualGame.objects.filter(owner__player__name="Bob").order_by("id").values_list("status", flat=True))
+    statuses = list(
+        CasualGame.objects.filter(owner__player__name="Bob").order_by("id").values_list("status", flat=True)
+    )
     assert statuses == ["abandoned"] * 3 + ["playing"]
     assert bob.get(BASE).json()["current"]["number"] == 4
 
@@ -110,14 +116,17 @@ def test_other_players_game_is_404():
     assert CasualGame.objects.get(pk=view["id"]).moves == []
 
 
-@pytest.mark.parametrize("body", [
-    {"play": "ask", "move": 0},
-    {"play": "flip", "move": "0"},
-    {"play": "flip", "move": True},
-    {"play": "flip"},
-    {"move": 0},
-    [],
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"play": "ask", "move": 0},
+        {"play": "flip", "move": "0"},
+        {"play": "flip", "move": True},
+        {"play": "flip"},
+        {"move": 0},
+        [],
+    ],
+)
 def test_bad_input_is_4xx_and_changes_nothing(body):
     gina = new_player("Gina")
     view = create(gina)

@@ -1,4 +1,5 @@
 """The seams: services and selectors know nothing of HTTP; one table gives a refusal its status."""
+
 from __future__ import annotations
 
 import ast
@@ -11,9 +12,13 @@ from config.errors import STATUS, status_of
 from games.rules.base import DomainError, GameOver, StaleMove
 
 ROOT = Path(__file__).resolve().parents[1]
-DOMAIN_MODULES = sorted(p for p in ROOT.glob("*/**/*.py")
-                        if p.stem in ("services", "selectors", "accounts", "play", "rank_index")
-                        and ".venv" not in p.parts and "tests" not in p.parts)
+DOMAIN_MODULES = sorted(
+    p
+    for p in ROOT.glob("*/**/*.py")
+    if p.stem in ("services", "selectors", "accounts", "play", "rank_index")
+    and ".venv" not in p.parts
+    and "tests" not in p.parts
+)
 
 
 def _imports(path: Path) -> set[str]:
@@ -28,13 +33,17 @@ def _imports(path: Path) -> set[str]:
 
 def test_the_domain_modules_are_found():
     assert {"challenges/services.py", "leaderboard/selectors.py", "challenges/accounts.py"} <= {
-        str(p.relative_to(ROOT)) for p in DOMAIN_MODULES}
+        str(p.relative_to(ROOT)) for p in DOMAIN_MODULES
+    }
 
 
 @pytest.mark.parametrize("path", DOMAIN_MODULES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_services_and_selectors_import_nothing_of_http(path):
-    http = {name for name in _imports(path)
-            if name.split(".")[0] in ("rest_framework", "drf_spectacular") or name == "config.errors"}
+    http = {
+        name
+        for name in _imports(path)
+        if name.split(".")[0] in ("rest_framework", "drf_spectacular") or name == "config.errors"
+    }
     assert not http
 
 
@@ -106,10 +115,13 @@ MODULE_IMPORTS_ALLOWED = {"challenges/admin.py", "challenges/accounts.py"}
 
 @pytest.mark.parametrize("layer", sorted(ABOVE))
 def test_a_layer_imports_nothing_from_the_layers_above(layer):
-    upward = [f"{p.relative_to(ROOT)}: {name}"
-              for p in sorted((ROOT / layer).rglob("*.py"))
-              if "migrations" not in p.parts and str(p.relative_to(ROOT)) not in MODULE_IMPORTS_ALLOWED
-              for name in _imports(p) if name.split(".")[0] in ABOVE[layer]]
+    upward = [
+        f"{p.relative_to(ROOT)}: {name}"
+        for p in sorted((ROOT / layer).rglob("*.py"))
+        if "migrations" not in p.parts and str(p.relative_to(ROOT)) not in MODULE_IMPORTS_ALLOWED
+        for name in _imports(p)
+        if name.split(".")[0] in ABOVE[layer]
+    ]
     assert not upward
 
 

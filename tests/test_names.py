@@ -1,5 +1,6 @@
 """Look-alike names: compared after NFKC and the confusables skeleton of Unicode TS #39;
 names that mix scripts to imitate another are refused."""
+
 import pytest
 
 from challenges.models import Player
@@ -7,15 +8,18 @@ from tests.conftest import new_player
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("look_alike, code", [
-    ("Alice", "name_taken"),
-    ("ALICE", "name_taken"),
-    ("Ａlice", "name_taken"),        # full-width A
-    ("𝐀lice", "name_taken"),        # mathematical bold A
-    ("  alice ", "name_taken"),
-    ("Аlice", "bad_name"),          # Cyrillic А among Latin letters: mixed scripts
-    ("Alіce", "bad_name"),          # Ukrainian і
-])
+@pytest.mark.parametrize(
+    "look_alike, code",
+    [
+        ("Alice", "name_taken"),
+        ("ALICE", "name_taken"),
+        ("Ａlice", "name_taken"),  # full-width A
+        ("𝐀lice", "name_taken"),  # mathematical bold A
+        ("  alice ", "name_taken"),
+        ("Аlice", "bad_name"),  # Cyrillic А among Latin letters: mixed scripts
+        ("Alіce", "bad_name"),  # Ukrainian і
+    ],
+)
 def test_look_alikes_of_an_existing_name_are_refused(api, look_alike, code):
     new_player("Alice")
     response = api.post("/api/players", {"name": look_alike}, format="json")

@@ -1,5 +1,6 @@
 """Operator commands (issue 7) on a real Postgres: reverify_day, rebuild_rank_index,
 challenge create|inspect, export_results."""
+
 from __future__ import annotations
 
 import csv
@@ -38,8 +39,9 @@ def play_today(name: str, pick=lambda hand: hand[0]) -> Attempt:
     client = new_player(name)
     view = client.post("/api/challenges/today/attempt").json()
     while view["status"] == "playing":
-        response = client.post(f"/api/attempts/{view['id']}/asks",
-                               {"rank": pick(view["hand"])[:-1], "move": view["move"]}, format="json")
+        response = client.post(
+            f"/api/attempts/{view['id']}/asks", {"rank": pick(view["hand"])[:-1], "move": view["move"]}, format="json"
+        )
         assert response.status_code == 200, response.content
         view = response.json()
     return Attempt.objects.select_related("challenge").get(pk=view["id"])
@@ -48,8 +50,11 @@ def play_today(name: str, pick=lambda hand: hand[0]) -> Attempt:
 @pytest.fixture
 def played_day():
     """Three finished ranked attempts today, verified (here, whatever the broker)."""
-    attempts = [play_today("Ops Ann"), play_today("Ops Ben", lambda hand: hand[-1]),
-                play_today("Ops Cy", lambda hand: hand[len(hand) // 2])]
+    attempts = [
+        play_today("Ops Ann"),
+        play_today("Ops Ben", lambda hand: hand[-1]),
+        play_today("Ops Cy", lambda hand: hand[len(hand) // 2]),
+    ]
     run("reverify_day", "today", "--inline")
     return attempts
 
@@ -142,7 +147,8 @@ def test_export_results_in_leaderboard_order(played_day, tmp_path, api):
     assert rows[-1]["result_id"] == str(disqualified.pk) and rows[-1]["disqualified"] == "True"
     board = api.get(f"/api/leaderboard/{days.today()}").json()
     assert [(e["rank"], e["score"], e["asks"]) for e in board["entries"]] == [
-        (int(r["rank"]), int(r["score"]), int(r["asks"])) for r in ranked]
+        (int(r["rank"]), int(r["score"]), int(r["asks"])) for r in ranked
+    ]
     assert [r["name"] for r in ranked] == [e["name"] for e in board["entries"]]
     to_stdout = run("export_results", "today")
     assert to_stdout.splitlines()[0].startswith("rank,name,player_id,score")

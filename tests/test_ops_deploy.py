@@ -1,6 +1,7 @@
 """Deployment files (issue 7): docker-compose.yml, Dockerfile, .env.example, scripts/stack,
 production settings and structured logs. There is no Docker engine here: the compose file is
 parsed and checked for what `docker compose config` and a working stack need."""
+
 from __future__ import annotations
 
 import json
@@ -144,8 +145,18 @@ def test_requirements_pin_the_swagger_assets():
 
 def test_the_image_installs_no_test_lint_or_benchmark_package():
     runtime, test, bench = locked("runtime"), locked("test"), locked("bench")
-    only_tools = {"pytest", "pytest-django", "hypothesis", "schemathesis", "playwright", "ruff", "mypy",
-                  "django-stubs", "uvloop", "py-spy"}
+    only_tools = {
+        "pytest",
+        "pytest-django",
+        "hypothesis",
+        "schemathesis",
+        "playwright",
+        "ruff",
+        "mypy",
+        "django-stubs",
+        "uvloop",
+        "py-spy",
+    }
     assert only_tools <= (test.keys() | bench.keys())
     assert not only_tools & runtime.keys()
     # The test and bench locks repeat the runtime pins exactly (one file to install each).
@@ -165,11 +176,20 @@ def test_stack_script_is_valid_bash_and_explains_itself():
 
 
 def _production(env_extra: dict, code: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DJANGO_SECRET_KEY", "DAILY_SEED_SECRET", "DJANGO_SETTINGS_MODULE")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DJANGO_SECRET_KEY", "DAILY_SEED_SECRET", "DJANGO_SETTINGS_MODULE")
+    }
     env.update(DJANGO_SETTINGS_MODULE="config.settings.production", **env_extra)
-    return subprocess.run([sys.executable, "-c", "import django; django.setup(); " + code],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); " + code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_production_refuses_to_start_without_secrets():
@@ -180,11 +200,13 @@ def test_production_refuses_to_start_without_secrets():
 
 
 def test_production_settings_are_safe():
-    code = ("from django.conf import settings as s; import json; print(json.dumps({"
-            "'debug': s.DEBUG, 'session': s.SESSION_COOKIE_SECURE, 'csrf': s.CSRF_COOKIE_SECURE, "
-            "'static': s.STORAGES['staticfiles']['BACKEND'], 'finders': s.WHITENOISE_USE_FINDERS, "
-            "'formatter': s.LOGGING['formatters']['line'], 'proxy': s.SECURE_PROXY_SSL_HEADER, "
-            "'swagger': s.SPECTACULAR_SETTINGS['SWAGGER_UI_DIST']}))")
+    code = (
+        "from django.conf import settings as s; import json; print(json.dumps({"
+        "'debug': s.DEBUG, 'session': s.SESSION_COOKIE_SECURE, 'csrf': s.CSRF_COOKIE_SECURE, "
+        "'static': s.STORAGES['staticfiles']['BACKEND'], 'finders': s.WHITENOISE_USE_FINDERS, "
+        "'formatter': s.LOGGING['formatters']['line'], 'proxy': s.SECURE_PROXY_SSL_HEADER, "
+        "'swagger': s.SPECTACULAR_SETTINGS['SWAGGER_UI_DIST']}))"
+    )
     done = _production({"DJANGO_SECRET_KEY": "k" * 50, "DAILY_SEED_SECRET": "s" * 50, "LOG_FORMAT": "json"}, code)
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout.strip().splitlines()[-1])

@@ -1,5 +1,6 @@
 """/healthz and /readyz (issue 7). Readiness is checked against a Redis of the test's own
 (a second redis-server on a free port), killed and restarted; the shared one is never touched."""
+
 from __future__ import annotations
 
 import time

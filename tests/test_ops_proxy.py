@@ -1,6 +1,7 @@
 """The proxy in front of gunicorn (issue 14): scripts/stack's nginx, from the same template as
 docker-compose's. Slow clients no longer hold gunicorn's sync workers; the app sees each
 client's real address through it and believes forwarding headers from it alone."""
+
 from __future__ import annotations
 
 import http.client
@@ -41,10 +42,20 @@ def web_stack(tmp_path):
         run.mkdir()
         port = free_port()
         env = {k: v for k, v in __import__("os").environ.items() if not k.startswith(("DJANGO_", "STACK_"))}
-        env.update(DJANGO_SETTINGS_MODULE="config.settings.test", DATABASE_URL=f"sqlite:///{run}/db.sqlite3",
-                   REDIS_URL="", STACK_RUN_DIR=str(run), STACK_BIND=f"127.0.0.1:{port}", STACK_SKIP_SETUP="1",
-                   STACK_WORKER="0", STACK_BEAT="0", STACK_PROXY="1" if proxy else "0",
-                   WEB_CONCURRENCY=str(workers), GUNICORN_CMD_ARGS=f"--timeout {WORKER_TIMEOUT}", **extra)
+        env.update(
+            DJANGO_SETTINGS_MODULE="config.settings.test",
+            DATABASE_URL=f"sqlite:///{run}/db.sqlite3",
+            REDIS_URL="",
+            STACK_RUN_DIR=str(run),
+            STACK_BIND=f"127.0.0.1:{port}",
+            STACK_SKIP_SETUP="1",
+            STACK_WORKER="0",
+            STACK_BEAT="0",
+            STACK_PROXY="1" if proxy else "0",
+            WEB_CONCURRENCY=str(workers),
+            GUNICORN_CMD_ARGS=f"--timeout {WORKER_TIMEOUT}",
+            **extra,
+        )
         done = subprocess.run([STACK, "start"], env=env, capture_output=True, text=True, timeout=90)
         started.append((env, run))
         assert done.returncode == 0, done.stdout + done.stderr + (run / "web.log").read_text()
@@ -132,8 +143,12 @@ def request_from(port: int, source: str, path: str, method: str = "GET", headers
     """A request whose connection comes from ``source`` (any 127.x address is this machine)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
     try:
-        connection.request(method, path, body=b"{}" if method == "POST" else None,
-                           headers={"Content-Type": "application/json", **(headers or {})})
+        connection.request(
+            method,
+            path,
+            body=b"{}" if method == "POST" else None,
+            headers={"Content-Type": "application/json", **(headers or {})},
+        )
         return connection.getresponse().status
     finally:
         connection.close()
@@ -185,17 +200,23 @@ def seen(remote: str, **headers) -> tuple[str, bool]:
 FORWARDED = {"HTTP_X_FORWARDED_FOR": "203.0.113.7", "HTTP_X_FORWARDED_PROTO": "https"}
 
 
-@pytest.mark.parametrize("trusted, remote, expected", [
-    ("10.1.2.3", "10.1.2.3", ("203.0.113.7", True)),         # the proxy: its headers count
-    ("10.1.2.0/24", "10.1.2.9", ("203.0.113.7", True)),       # a network of proxies
-    ("10.1.2.3", "10.1.2.4", ("10.1.2.4", False)),           # anyone else: forged, dropped
-    ("unix", "", ("203.0.113.7", True)),                      # gunicorn's unix socket (the stack)
-    ("unix", "127.0.0.1", ("127.0.0.1", False)),              # ...but not TCP peers then
-    ("10.1.2.3", "::ffff:10.1.2.3", ("203.0.113.7", True)),   # the proxy on a dual-stack socket
-])
+@pytest.mark.parametrize(
+    "trusted, remote, expected",
+    [
+        ("10.1.2.3", "10.1.2.3", ("203.0.113.7", True)),  # the proxy: its headers count
+        ("10.1.2.0/24", "10.1.2.9", ("203.0.113.7", True)),  # a network of proxies
+        ("10.1.2.3", "10.1.2.4", ("10.1.2.4", False)),  # anyone else: forged, dropped
+        ("unix", "", ("203.0.113.7", True)),  # gunicorn's unix socket (the stack)
+        ("unix", "127.0.0.1", ("127.0.0.1", False)),  # ...but not TCP peers then
+        ("10.1.2.3", "::ffff:10.1.2.3", ("203.0.113.7", True)),  # the proxy on a dual-stack socket
+    ],
+)
 def test_forwarding_headers_are_believed_from_the_trusted_proxy_only(trusted, remote, expected):
-    with override_settings(TRUSTED_PROXIES=trusted.split(","), SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"),
-                           REST_FRAMEWORK={"NUM_PROXIES": 1}):
+    with override_settings(
+        TRUSTED_PROXIES=trusted.split(","),
+        SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"),
+        REST_FRAMEWORK={"NUM_PROXIES": 1},
+    ):
         assert seen(remote, **FORWARDED) == expected
 
 

@@ -1,5 +1,6 @@
 """Rate limits (issue 7): players per client IP, asks per player, counted in the shared
 cache so that several web processes together let exactly the limit through."""
+
 from __future__ import annotations
 
 import json
@@ -24,6 +25,7 @@ from config import throttling
 from config.throttling import parse_rate
 from tests.conftest import ROOT, wait_for, worker_env
 from tests.test_ops_health import free_port
+
 
 @pytest.fixture(autouse=True)
 def fresh_counters():
@@ -63,8 +65,9 @@ def test_a_mistyped_limit_stops_the_process_at_start_not_every_ask():
     """RATE_LIMIT_ASKS=on is not a rate: the process refuses to start and names the setting
     (otherwise every ask would be a 500)."""
     env = {**os.environ, "RATE_LIMIT_ASKS": "on", "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-    done = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode != 0
     assert "RATE_LIMIT_ASKS" in done.stderr and "N/minute" in done.stderr
 
@@ -100,8 +103,10 @@ def test_password_logins_are_limited_per_client_ip(client_ip, player_factory):
     player_factory("Login Target")
     api = APIClient(REMOTE_ADDR=client_ip)
     with override_settings(RATE_LIMITS={"logins": "2/hour"}):
-        codes = [api.post("/api/session", {"name": "Login Target", "password": f"guess {i}"}, format="json")
-                 .status_code for i in range(4)]
+        codes = [
+            api.post("/api/session", {"name": "Login Target", "password": f"guess {i}"}, format="json").status_code
+            for i in range(4)
+        ]
     assert codes == [401, 401, 429, 429], codes
 
 
@@ -113,8 +118,9 @@ def test_asks_are_limited_per_player(player_factory):
             view = client.post("/api/challenges/today/attempt").json()
             codes = []
             for _ in range(5):
-                response = client.post(f"/api/attempts/{view['id']}/asks",
-                                       {"rank": view["hand"][0][:-1], "move": 99}, format="json")
+                response = client.post(
+                    f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": 99}, format="json"
+                )
                 codes.append(response.status_code)
             # Refused asks count too (here: stale moves); the fourth is over the limit.
             assert codes == [409, 409, 409, 429, 429], codes
@@ -124,9 +130,13 @@ def test_asks_are_limited_per_player(player_factory):
 
 def dead_store():
     """A cache (as configured with REDIS_URL) on a Redis address where nothing listens."""
-    return {"default": {"BACKEND": "config.cache.GuardedRedisCache",
-                        "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
-                        "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}}
+    return {
+        "default": {
+            "BACKEND": "config.cache.GuardedRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
 
 
 @pytest.mark.django_db
@@ -138,8 +148,10 @@ def test_an_unreachable_store_still_limits_signups_and_logins(client_ip, player_
     with override_settings(CACHES=dead_store(), RATE_LIMITS={"players": "1/hour", "logins": "2/hour"}):
         codes = [api.post("/api/players", {"name": f"Open {i}"}, format="json").status_code for i in range(3)]
         assert codes == [201, 429, 429], codes
-        guesses = [api.post("/api/session", {"name": "Guarded Name", "password": f"guess {i}"}, format="json")
-                   .status_code for i in range(4)]
+        guesses = [
+            api.post("/api/session", {"name": "Guarded Name", "password": f"guess {i}"}, format="json").status_code
+            for i in range(4)
+        ]
         assert guesses == [401, 401, 429, 429], guesses
         refused = api.post("/api/session", {"name": "Guarded Name", "password": "x"}, format="json")
         assert refused.json()["error"] == "rate_limited" and 1 <= int(refused["Retry-After"]) <= 3601
@@ -176,8 +188,9 @@ def admin_user(db):
 def admin_try(client_ip: str, username: str, password: str):
     from django.test import Client
 
-    return Client(REMOTE_ADDR=client_ip).post(ADMIN_LOGIN, {"username": username, "password": password,
-                                                            "next": "/admin/"})
+    return Client(REMOTE_ADDR=client_ip).post(
+        ADMIN_LOGIN, {"username": username, "password": password, "next": "/admin/"}
+    )
 
 
 def logged_in(response) -> bool:
@@ -214,6 +227,7 @@ def test_the_admin_login_is_limited_per_username_across_addresses(admin_user):
 
 # --- across processes ----------------------------------------------------------------
 
+
 def http_request(port: int, method: str, path: str, body: dict | None = None, token: str | None = None):
     """(status, JSON body) of a request to 127.0.0.1:port; (0, None) if nothing answers."""
     headers = {"Content-Type": "application/json"}
@@ -243,9 +257,25 @@ class Gunicorn:
     def start(self) -> None:
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{self.port}", "--workers", "2",
-             "--access-logfile", str(self.access_log), "--access-logformat", "pid=%(p)s %(r)s %(s)s"],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "config.wsgi",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                "2",
+                "--access-logfile",
+                str(self.access_log),
+                "--access-logformat",
+                "pid=%(p)s %(r)s %(s)s",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         wait_for(lambda: self.request("GET", "/healthz")[0] == 200, timeout=40, interval=0.2)
 
@@ -285,8 +315,7 @@ def hammer(calls, threads: int = 8) -> list:
 
 
 def test_limits_hold_in_total_across_two_gunicorn_workers(gunicorn):
-    created = hammer([lambda i=i: gunicorn.request("POST", "/api/players", {"name": f"Crowd {i}"})
-                      for i in range(14)])
+    created = hammer([lambda i=i: gunicorn.request("POST", "/api/players", {"name": f"Crowd {i}"}) for i in range(14)])
     codes = Counter(code for code, _ in created)
     assert codes == {201: 5, 429: 9}, codes
     assert all(body == {"error": "rate_limited", "detail": body["detail"]} for code, body in created if code == 429)
@@ -301,8 +330,9 @@ def test_limits_hold_in_total_across_two_gunicorn_workers(gunicorn):
     def ask():
         with lock:
             move = next(moves)
-        return gunicorn.request("POST", f"/api/attempts/{view['id']}/asks", {"rank": rank, "move": move % 3},
-                                token=token)
+        return gunicorn.request(
+            "POST", f"/api/attempts/{view['id']}/asks", {"rank": rank, "move": move % 3}, token=token
+        )
 
     asked = hammer([ask for _ in range(20)])
     codes = Counter(code for code, _ in asked)

@@ -3,6 +3,7 @@ without a warning; /api/schema serves it and /api/docs needs no third-party host
 
 After changing the API: `.venv/bin/python manage.py spectacular --file docs/openapi.yaml`
 (or UPDATE_OPENAPI=1 with this test)."""
+
 from __future__ import annotations
 
 import os
@@ -30,16 +31,22 @@ def test_committed_schema_is_the_generated_one(generated):
         COMMITTED.write_text(generated)
     assert COMMITTED.exists(), "docs/openapi.yaml is missing"
     assert COMMITTED.read_text() == generated, (
-        "docs/openapi.yaml is out of date: run `.venv/bin/python manage.py spectacular --file docs/openapi.yaml`")
+        "docs/openapi.yaml is out of date: run `.venv/bin/python manage.py spectacular --file docs/openapi.yaml`"
+    )
 
 
 def test_schema_describes_the_public_api(generated):
     schema = yaml.safe_load(generated)
     paths = schema["paths"]
-    for path, method in [("/api/players", "post"), ("/api/challenges/{date}", "get"),
-                         ("/api/challenges/{date}/attempt", "post"), ("/api/attempts/{attempt_id}", "get"),
-                         ("/api/attempts/{attempt_id}/asks", "post"), ("/api/leaderboard/{date}", "get"),
-                         ("/api/leaderboard/{date}/me", "get")]:
+    for path, method in [
+        ("/api/players", "post"),
+        ("/api/challenges/{date}", "get"),
+        ("/api/challenges/{date}/attempt", "post"),
+        ("/api/attempts/{attempt_id}", "get"),
+        ("/api/attempts/{attempt_id}/asks", "post"),
+        ("/api/leaderboard/{date}", "get"),
+        ("/api/leaderboard/{date}/me", "get"),
+    ]:
         operation = paths[path][method]
         success = next(code for code in operation["responses"] if code.startswith("2"))
         assert "$ref" in operation["responses"][success]["content"]["application/json"]["schema"], path

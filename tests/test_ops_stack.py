@@ -1,5 +1,6 @@
 """scripts/stack (issue 7): the full stack without Docker — gunicorn, a Celery worker and
 beat as background processes — started, used end to end, and stopped."""
+
 from __future__ import annotations
 
 import functools
@@ -30,8 +31,12 @@ def stack(transactional_db, tmp_path):
     # out of it, so what verifies the game below is the stack's worker.
     env.update(TEST_REDIS_DB="14", REDIS_URL=fresh_session_redis(14))
     # The test database is migrated already; collectstatic would write into the work tree.
-    env.update(STACK_RUN_DIR=str(tmp_path / "run"), STACK_BIND=f"127.0.0.1:{port}", STACK_SKIP_SETUP="1",
-               WORKER_CONCURRENCY="1")
+    env.update(
+        STACK_RUN_DIR=str(tmp_path / "run"),
+        STACK_BIND=f"127.0.0.1:{port}",
+        STACK_SKIP_SETUP="1",
+        WORKER_CONCURRENCY="1",
+    )
 
     def stack_command(action: str, timeout: float = 90) -> subprocess.CompletedProcess:
         return subprocess.run([STACK, action], env=env, capture_output=True, text=True, timeout=timeout)
@@ -57,12 +62,21 @@ def test_stack_starts_serves_verifies_and_stops(stack):
     code, view = request("POST", "/api/challenges/today/attempt", token=player["token"])
     assert code == 201, view
     while view["status"] == "playing":
-        code, view = request("POST", f"/api/attempts/{view['id']}/asks",
-                                 {"rank": view["hand"][0][:-1], "move": view["move"]}, token=player["token"])
+        code, view = request(
+            "POST",
+            f"/api/attempts/{view['id']}/asks",
+            {"rank": view["hand"][0][:-1], "move": view["move"]},
+            token=player["token"],
+        )
         assert code == 200, view
     # The stack's own worker replays it.
-    final = wait_for(lambda: (v := request("GET", f"/api/attempts/{view['id']}", token=player["token"])[1])
-                     ["status"] == "verified" and v, timeout=30, interval=0.2)
+    final = wait_for(
+        lambda: (
+            (v := request("GET", f"/api/attempts/{view['id']}", token=player["token"])[1])["status"] == "verified" and v
+        ),
+        timeout=30,
+        interval=0.2,
+    )
     assert final["result"]["score"] == final["outcome"]["score"]
 
     # The play-path benchmark's players play against it (briefly; its numbers are no test).
@@ -72,8 +86,9 @@ def test_stack_starts_serves_verifies_and_stops(stack):
 
     # Its own thread: a browser test earlier in the session may leave this thread's loop running.
     with ThreadPoolExecutor(1) as pool:
-        load = pool.submit(run_loop, run(f"http://127.0.0.1:{stack.port}", players=2, seconds=2, rate=30,
-                                         warmup=0.5)).result(timeout=60)
+        load = pool.submit(
+            run_loop, run(f"http://127.0.0.1:{stack.port}", players=2, seconds=2, rate=30, warmup=0.5)
+        ).result(timeout=60)
     assert load["asks"] > 10 and set(load["statuses"]) <= {200, "games"}, load["statuses"]
     assert load["cpu_ms_per_ask"]["web"] > 0 and load["p50"] <= load["p99"] <= load["max"]
 

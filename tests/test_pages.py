@@ -1,4 +1,5 @@
 """Page status codes, languages, and the daily page's JS+CSS budget (no browser)."""
+
 import datetime as dt
 import posixpath
 import re
@@ -12,10 +13,18 @@ STATIC = Path(__file__).resolve().parents[1] / "frontend" / "static" / "frontend
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("path,status", [
-    ("/", 200), ("/daily/", 200), ("/daily/archive/", 200), ("/me/", 200),
-    ("/leaderboard/", 302), ("/daily/not-a-day/", 404), ("/players/999999/", 404),
-])
+@pytest.mark.parametrize(
+    "path,status",
+    [
+        ("/", 200),
+        ("/daily/", 200),
+        ("/daily/archive/", 200),
+        ("/me/", 200),
+        ("/leaderboard/", 302),
+        ("/daily/not-a-day/", 404),
+        ("/players/999999/", 404),
+    ],
+)
 def test_status_codes(client, path, status):
     assert client.get(path).status_code == status
 
@@ -31,8 +40,9 @@ def test_dated_pages(client):
     assert client.get(f"/daily/{days.today().isoformat()}/").status_code == 302
 
 
-@pytest.mark.parametrize("lang,text", [("fr", "Ta main"), ("de", "Deine Hand"), ("ja", "あなたの手札"),
-                                       ("en", "Your hand")])
+@pytest.mark.parametrize(
+    "lang,text", [("fr", "Ta main"), ("de", "Deine Hand"), ("ja", "あなたの手札"), ("en", "Your hand")]
+)
 def test_accept_language(client, lang, text):
     assert text in client.get("/daily/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
 
@@ -85,8 +95,13 @@ def test_each_page_weighs_at_most_60_kb_and_uses_no_third_party_host(client, pat
 
 def test_the_daily_page_counts_its_modules():
     html = '<script type="module" src="/static/frontend/daily.js"></script>'
-    assert {"frontend/daily.js", "frontend/render.js", "frontend/state.js", "frontend/api.js",
-            "frontend/dom.js"} <= own_assets(html).keys()
+    assert {
+        "frontend/daily.js",
+        "frontend/render.js",
+        "frontend/state.js",
+        "frontend/api.js",
+        "frontend/dom.js",
+    } <= own_assets(html).keys()
 
 
 @pytest.mark.django_db(transaction=True)

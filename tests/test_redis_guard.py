@@ -1,15 +1,15 @@
 """The one Redis guard (config/redis_client.py): a failure in any use of Redis opens the
 process's breaker for every use — rate limits, the sessions' cache, the verification
 queue, the rank index — so none of them pays a timeout again until the break ends (issue 14)."""
+
 from __future__ import annotations
 
 import socket
 import threading
 
 import pytest
-from django.test import override_settings
-
 from django.core.cache import caches
+from django.test import override_settings
 
 from challenges import services
 from config import redis_client as guard

@@ -1,5 +1,6 @@
 """Public replays and lessons (issue 19): a finished day's games face up for everyone;
 nobody but superusers before the seed is public; lessons only for the game's player."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -20,8 +21,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def replay_data(response) -> dict:
-    found = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', response.content.decode(),
-                      re.S)
+    found = re.search(
+        r'<script id="replay-data" type="application/json">(.*?)</script>', response.content.decode(), re.S
+    )
     return json.loads(found.group(1))
 
 
@@ -80,17 +82,49 @@ def test_a_practice_game_or_an_unknown_one_has_no_replay():
 
 
 def test_sure_pair_lessons_are_ranks_the_opponent_had_asked_for_and_not_laid():
-    case = {"seed": "pub-peche-0", "moves": ["A", "A", "A", "4", "9", "9", "A", "9", "7", "9", "9", "A", "9", "2",
-                                             "8", "9", "Q", "3", "Q", "8", "8", "8", "K", "K", "8", "8"]}
+    case = {
+        "seed": "pub-peche-0",
+        "moves": [
+            "A",
+            "A",
+            "A",
+            "4",
+            "9",
+            "9",
+            "A",
+            "9",
+            "7",
+            "9",
+            "9",
+            "A",
+            "9",
+            "2",
+            "8",
+            "9",
+            "Q",
+            "3",
+            "Q",
+            "8",
+            "8",
+            "8",
+            "K",
+            "K",
+            "8",
+            "8",
+        ],
+    }
     found = lesson_rules.lessons(case["seed"], case["moves"])
     assert {lesson.kind for lesson in found} >= {"sure_pair", "impossible"}
     for lesson in found:
-        state = ENGINE.replay({"seed": case["seed"]}, case["moves"][:lesson.index], partial=True)
+        state = ENGINE.replay({"seed": case["seed"]}, case["moves"][: lesson.index], partial=True)
         assert lesson.better in state.hands[0] and lesson.asked in state.hands[0]
         if lesson.kind == "sure_pair":
             # The opponent asked for it and got none, and has not laid it since: it holds one.
-            asked = [i for i, (seat, rank, given, _) in enumerate(state.history)
-                     if seat == 1 and rank == lesson.better and not given]
+            asked = [
+                i
+                for i, (seat, rank, given, _) in enumerate(state.history)
+                if seat == 1 and rank == lesson.better and not given
+            ]
             assert asked and lesson.better not in state.pairs[1]
             assert lesson.better in state.hands[1]  # (what the server knows agrees)
         if lesson.kind == "impossible":

@@ -1,6 +1,7 @@
 """Security headers by default (issue 14): a strict Content-Security-Policy and a
 Permissions-Policy on every response in every setting; HSTS and the https redirect on by
 default in production (configurable), whose `check --deploy` is clean."""
+
 from __future__ import annotations
 
 import os
@@ -15,8 +16,9 @@ from tests.conftest import ROOT
 SECRETS = {"DJANGO_SECRET_KEY": "q8Vn2-LzR0xT7mWc4YbH1sKe9JdUaP3fGi6oNtE5yXvBrMl_Zw", "DAILY_SEED_SECRET": "s" * 50}
 
 
-@pytest.mark.parametrize("path", ["/", "/api/challenges/today", "/healthz", "/no-such-page/",
-                                  "/static/frontend/site.css"])
+@pytest.mark.parametrize(
+    "path", ["/", "/api/challenges/today", "/healthz", "/no-such-page/", "/static/frontend/site.css"]
+)
 def test_every_response_carries_the_policies(client, db, path):
     response = client.get(path)
     csp = response.headers["Content-Security-Policy"]
@@ -37,8 +39,9 @@ def test_the_pages_have_no_inline_script_style_or_handler(client, db):
     assert len(templates) > 10
     for template in templates:
         text = template.read_text()
-        inline_scripts = [m for m in re.findall(r"<script\b[^>]*>", text)
-                          if "src=" not in m and "application/json" not in m]
+        inline_scripts = [
+            m for m in re.findall(r"<script\b[^>]*>", text) if "src=" not in m and "application/json" not in m
+        ]
         assert not inline_scripts, template
         assert not re.search(r"<style\b|\sstyle=|\son[a-z]+=", text), template
 
@@ -56,14 +59,17 @@ def test_production_check_deploy_is_clean():
 
 
 def test_production_sends_hsts_over_https_by_default_and_it_can_be_turned_off():
-    probe = ("import django; django.setup(); from django.test import Client; "
-             "r = Client().get('/healthz', secure=True); print(r.headers.get('Strict-Transport-Security')); "
-             "print(Client().get('/api/nothing', HTTP_HOST='localhost').status_code)")
+    probe = (
+        "import django; django.setup(); from django.test import Client; "
+        "r = Client().get('/healthz', secure=True); print(r.headers.get('Strict-Transport-Security')); "
+        "print(Client().get('/api/nothing', HTTP_HOST='localhost').status_code)"
+    )
     on = _production(["-c", probe], DJANGO_ALLOWED_HOSTS="localhost,testserver")
     assert on.returncode == 0, on.stderr
     hsts, plain = on.stdout.split()[-2:]
     assert hsts == "max-age=31536000" and plain == "301"  # a plain-http page goes to https
-    off = _production(["-c", probe], DJANGO_ALLOWED_HOSTS="localhost,testserver", DJANGO_HSTS_SECONDS="0",
-                      DJANGO_SSL_REDIRECT="false")
+    off = _production(
+        ["-c", probe], DJANGO_ALLOWED_HOSTS="localhost,testserver", DJANGO_HSTS_SECONDS="0", DJANGO_SSL_REDIRECT="false"
+    )
     assert off.returncode == 0, off.stderr
     assert off.stdout.split()[-2:] == ["None", "404"]

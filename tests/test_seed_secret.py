@@ -1,5 +1,6 @@
 """Outside production the seed secret is the install's own: made at random on first
 start and kept out of the repository, so nobody can compute another site's deals."""
+
 import os
 import stat
 import subprocess
@@ -7,15 +8,18 @@ import sys
 
 from tests.conftest import ROOT
 
-SEED_OF_A_DAY = ("import django; django.setup(); import datetime as dt; from challenges import days; "
-                 "print(days.daily_seed('peche', dt.date(2031, 3, 14), 1))")
+SEED_OF_A_DAY = (
+    "import django; django.setup(); import datetime as dt; from challenges import days; "
+    "print(days.daily_seed('peche', dt.date(2031, 3, 14), 1))"
+)
 
 
 def seed_of_a_fresh_install(secrets_dir) -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("DAILY_SEED_SECRET", "DJANGO_SECRET_KEY")}
     env.update(DJANGO_SETTINGS_MODULE="config.settings.local", LOCAL_SECRETS_DIR=str(secrets_dir))
-    done = subprocess.run([sys.executable, "-c", SEED_OF_A_DAY], cwd=ROOT, env=env, capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", SEED_OF_A_DAY], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
     return done.stdout.strip()
 
 

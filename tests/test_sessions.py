@@ -2,6 +2,7 @@
 embedded default) and the credentials a player can end: log-out, a password change, a new
 token. Every old credential is refused on the very next request: nothing is remembered
 per process (tests/test_sessions_processes.py checks it across two real servers)."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,8 +26,12 @@ def browser_player(name: str, password: str | None = None) -> tuple[Client, dict
     assert created.status_code == 201, created.content
     csrf = {"HTTP_X_CSRFTOKEN": browser.cookies["csrftoken"].value}
     if password:
-        assert browser.post("/api/players/me/password", {"password": password}, content_type="application/json",
-                            **csrf).status_code == 200
+        assert (
+            browser.post(
+                "/api/players/me/password", {"password": password}, content_type="application/json", **csrf
+            ).status_code
+            == 200
+        )
     return browser, {**created.json(), "csrf": csrf}
 
 
@@ -104,26 +109,42 @@ def test_a_token_has_no_session_to_end():
 def test_a_password_change_ends_every_other_session_and_keeps_this_one():
     first, info = browser_player("Two Devices", password="first-pass-123")
     second = Client(enforce_csrf_checks=True)
-    assert second.post("/api/session", {"name": "Two Devices", "password": "first-pass-123"},
-                       content_type="application/json").status_code == 200
+    assert (
+        second.post(
+            "/api/session", {"name": "Two Devices", "password": "first-pass-123"}, content_type="application/json"
+        ).status_code
+        == 200
+    )
     assert me(second) == 200
     before = first.cookies["sessionid"].value
-    changed = first.post("/api/players/me/password", {"password": "second-pass-456"},
-                         content_type="application/json", **info["csrf"])
+    changed = first.post(
+        "/api/players/me/password", {"password": "second-pass-456"}, content_type="application/json", **info["csrf"]
+    )
     assert changed.status_code == 200
     assert me(second) == 401  # the other device: at once
     assert me(first) == 200  # this one goes on, under a new key
     assert first.cookies["sessionid"].value != before and me(with_cookie(before)) == 401
     assert me(Client(), info["token"]) == 200  # the token is not a session
-    assert Client().post("/api/session", {"name": "Two Devices", "password": "first-pass-123"},
-                         content_type="application/json").status_code == 401
+    assert (
+        Client()
+        .post("/api/session", {"name": "Two Devices", "password": "first-pass-123"}, content_type="application/json")
+        .status_code
+        == 401
+    )
 
 
 def test_a_token_client_changing_the_password_gets_no_session():
     browser, info = browser_player("Api Setter")
     api = Client()
-    assert api.post("/api/players/me/password", {"password": "api-pass-7890"}, content_type="application/json",
-                    HTTP_AUTHORIZATION=f"Token {info['token']}").status_code == 200
+    assert (
+        api.post(
+            "/api/players/me/password",
+            {"password": "api-pass-7890"},
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Token {info['token']}",
+        ).status_code
+        == 200
+    )
     assert "sessionid" not in api.cookies
     assert me(browser) == 401  # the browser's session held the password of before
 
@@ -146,6 +167,7 @@ def test_a_new_token_refuses_the_old_one_at_once():
 
 # --- the user's copy in Redis (challenges/auth.py) -------------------------------------
 
+
 def copy_of(user_id: int):
     from challenges.auth import USER_KEY
 
@@ -159,8 +181,9 @@ def change(kind: str, browser: Client, info: dict) -> None:
     if kind == "rename":
         answer = browser.patch("/api/players/me", {"name": "Renamed Now"}, content_type="application/json", **csrf)
     elif kind == "password":
-        answer = browser.post("/api/players/me/password", {"password": "brand-new-pass-1"},
-                              content_type="application/json", **csrf)
+        answer = browser.post(
+            "/api/players/me/password", {"password": "brand-new-pass-1"}, content_type="application/json", **csrf
+        )
     elif kind == "token":
         answer = browser.post("/api/players/me/token", content_type="application/json", **csrf)
     elif kind == "delete":
@@ -190,8 +213,9 @@ def test_every_change_drops_the_users_copy_and_is_seen_at_once(kind):
     assert copy_of(user_id) == HOLD  # held off: the next requests read the database
     if kind == "rename":
         assert copy.get("/api/players/me").json()["name"] == "Renamed Now"
-        assert Client().get("/api/players/me", HTTP_AUTHORIZATION=f"Token {info['token']}").json()["name"] \
-            == "Renamed Now"
+        assert (
+            Client().get("/api/players/me", HTTP_AUTHORIZATION=f"Token {info['token']}").json()["name"] == "Renamed Now"
+        )
     elif kind == "password":
         assert me(browser) == 200  # this session goes on under its new key
         assert me(copy) == 401  # the old key is gone
@@ -247,9 +271,9 @@ def test_a_sessions_pointer_to_its_user_is_only_a_hint():
 
 # --- Redis unreachable ----------------------------------------------------------------
 
+
 def dead_cache() -> dict:
-    return {"default": {"BACKEND": "config.cache.GuardedRedisCache",
-                        "LOCATION": f"redis://127.0.0.1:{free_port()}/0"}}
+    return {"default": {"BACKEND": "config.cache.GuardedRedisCache", "LOCATION": f"redis://127.0.0.1:{free_port()}/0"}}
 
 
 @pytest.fixture
@@ -290,12 +314,14 @@ def test_without_redis_a_change_is_refused_and_nothing_changes(redis_down):
     from challenges.models import Player
 
     browser, info = browser_player("Outage Renamer")
-    answer = browser.patch("/api/players/me", {"name": "Never Renamed"}, content_type="application/json",
-                           **info["csrf"])
+    answer = browser.patch(
+        "/api/players/me", {"name": "Never Renamed"}, content_type="application/json", **info["csrf"]
+    )
     # Its copy could not be held off: it would be read again once Redis answers.
     assert answer.status_code == 503 and answer.json()["error"] == "unavailable"
-    password = browser.post("/api/players/me/password", {"password": "outage-pass-123"},
-                            content_type="application/json", **info["csrf"])
+    password = browser.post(
+        "/api/players/me/password", {"password": "outage-pass-123"}, content_type="application/json", **info["csrf"]
+    )
     assert password.status_code == 503
     player = Player.objects.select_related("user").get(pk=info["id"])
     assert player.name == "Outage Renamer" and not player.user.has_usable_password()

@@ -3,6 +3,7 @@ servers (2 workers each) on one database (and one Redis with REDIS_URL: the sess
 cache and the users' copies). Each server first answers for the credentials several times,
 so a process that remembered them would still hold them; then one server ends them and
 the other must refuse them on its very next request. Runs on Postgres (+ Redis) and on SQLite."""
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,15 @@ class Browser:
     def __init__(self) -> None:
         self.cookies: dict[str, str] = {}
 
-    def request(self, server: Gunicorn, method: str, path: str, body: dict | None = None,
-                token: str | None = None, cookies: dict | None = None) -> tuple[int, dict | None]:
+    def request(
+        self,
+        server: Gunicorn,
+        method: str,
+        path: str,
+        body: dict | None = None,
+        token: str | None = None,
+        cookies: dict | None = None,
+    ) -> tuple[int, dict | None]:
         jar = self.cookies if cookies is None else cookies
         headers = {"Content-Type": "application/json", "X-CSRFToken": jar.get("csrftoken", "")}
         if jar:
@@ -34,8 +42,9 @@ class Browser:
         if token:
             headers["Authorization"] = f"Token {token}"
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(f"http://127.0.0.1:{server.port}{path}", data=data, method=method,
-                                         headers=headers)
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{server.port}{path}", data=data, method=method, headers=headers
+        )
         try:
             response = urllib.request.urlopen(request, timeout=15)
         except urllib.error.HTTPError as exc:
@@ -67,8 +76,11 @@ def two_servers(transactional_db, tmp_path):
     if "postgresql" in settings.DATABASES["default"]["ENGINE"]:
         env = worker_env(connection.settings_dict["NAME"])
     else:
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
-               "DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}"}
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.test",
+            "DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}",
+        }
         env.pop("REDIS_URL", None)  # database sessions, as the embedded default
     servers = [Gunicorn(env, tmp_path / f"gunicorn-{i}.log") for i in (1, 2)]
     for i, server in enumerate(servers, 1):
@@ -105,8 +117,9 @@ def test_a_password_change_on_one_server_ends_the_other_devices_session_on_the_o
     first, _ = new_player(one, "Proc Two Devices")
     assert first.request(one, "POST", "/api/players/me/password", {"password": "proc-pass-123"})[0] == 200
     second = Browser()
-    assert second.request(two, "POST", "/api/session", {"name": "Proc Two Devices", "password": "proc-pass-123"})[0] \
-        == 200
+    assert (
+        second.request(two, "POST", "/api/session", {"name": "Proc Two Devices", "password": "proc-pass-123"})[0] == 200
+    )
     seen_by(two, second)
     seen_by(one, second)
     seen_by(two, first)

@@ -1,6 +1,7 @@
 """Both kinds of stored game (a daily attempt, a casual game) take moves through one
 service (challenges/play.py): the same compare-and-set, the same refusals, the same
 ``move`` number in both APIs."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -49,8 +50,11 @@ def test_twenty_concurrent_moves_with_the_same_number_apply_once(kind):
     carol = new_player("Carol")
     view = start(carol, kind)
     body = {**kind.play_of(view), "move": view["move"]}
-    responses = all_at_once(20, carol._credentials["HTTP_AUTHORIZATION"], lambda client: client.post(
-        kind.moves.format(id=view["id"]), body, format="json"))
+    responses = all_at_once(
+        20,
+        carol._credentials["HTTP_AUTHORIZATION"],
+        lambda client: client.post(kind.moves.format(id=view["id"]), body, format="json"),
+    )
     assert sorted(r.status_code for r in responses) == [200] + [409] * 19
     assert {r.json()["error"] for r in responses if r.status_code == 409} == {"stale_move"}
     assert len(kind.model.objects.get(pk=view["id"]).moves) == view["move"] + 1
@@ -77,7 +81,6 @@ def test_a_finished_game_takes_no_move(kind):
     view = start(erin, kind)
     row = kind.model.objects.get(pk=view["id"])
     kind.model.objects.filter(pk=row.pk).update(status="verifying" if kind.model is Attempt else "over")
-    response = erin.post(kind.moves.format(id=view["id"]), {**kind.play_of(view), "move": view["move"]},
-                         format="json")
+    response = erin.post(kind.moves.format(id=view["id"]), {**kind.play_of(view), "move": view["move"]}, format="json")
     assert response.status_code == 409 and response.json()["error"] == "game_over"
     assert kind.model.objects.get(pk=view["id"]).moves == row.moves

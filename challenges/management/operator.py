@@ -1,4 +1,5 @@
 """What the operator commands share: reading a day, finding its challenge, progress bars."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -33,5 +34,4 @@ def existing_challenge(day: dt.date, game: str = DAILY_GAME) -> DailyChallenge:
 
 def progress(iterable=None, *, total: int | None, desc: str, verbosity: int = 1):
     """A bar on stderr while it is a terminal (never in logs or pipes), none at verbosity 0."""
-    return tqdm(iterable, total=total, desc=desc, unit="", file=sys.stderr,
-                disable=True if verbosity == 0 else None)
+    return tqdm(iterable, total=total, desc=desc, unit="", file=sys.stderr, disable=True if verbosity == 0 else None)

@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,57 +15,90 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='DailyChallenge',
+            name="DailyChallenge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('peche', 'Pêche')], default='peche', max_length=16)),
-                ('date', models.DateField()),
-                ('seed', models.CharField(max_length=128)),
-                ('commitment', models.CharField(max_length=64)),
-                ('rules_version', models.PositiveSmallIntegerField()),
-                ('closes_at', models.DateTimeField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("game", models.CharField(choices=[("peche", "Pêche")], default="peche", max_length=16)),
+                ("date", models.DateField()),
+                ("seed", models.CharField(max_length=128)),
+                ("commitment", models.CharField(max_length=64)),
+                ("rules_version", models.PositiveSmallIntegerField()),
+                ("closes_at", models.DateTimeField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['-date'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'date'), name='one_challenge_per_game_day')],
+                "ordering": ["-date"],
+                "constraints": [models.UniqueConstraint(fields=("game", "date"), name="one_challenge_per_game_day")],
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=24)),
-                ('token_hash', models.CharField(max_length=64, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='player', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=24)),
+                ("token_hash", models.CharField(max_length=64, unique=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="player", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Attempt',
+            name="Attempt",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ranked', models.BooleanField()),
-                ('moves', models.JSONField(default=list)),
-                ('status', models.CharField(choices=[('playing', 'Playing'), ('verifying', 'Verifying'), ('verified', 'Verified'), ('rejected', 'Rejected')], default='playing', max_length=10)),
-                ('reject_reason', models.CharField(blank=True, max_length=200)),
-                ('started_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('verify_enqueued_at', models.DateTimeField(blank=True, null=True)),
-                ('challenge', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='attempts', to='challenges.dailychallenge')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='attempts', to='challenges.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("ranked", models.BooleanField()),
+                ("moves", models.JSONField(default=list)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("playing", "Playing"),
+                            ("verifying", "Verifying"),
+                            ("verified", "Verified"),
+                            ("rejected", "Rejected"),
+                        ],
+                        default="playing",
+                        max_length=10,
+                    ),
+                ),
+                ("reject_reason", models.CharField(blank=True, max_length=200)),
+                ("started_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("verify_enqueued_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "challenge",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="attempts",
+                        to="challenges.dailychallenge",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="attempts", to="challenges.player"
+                    ),
+                ),
             ],
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(django.db.models.functions.text.Lower('name'), name='player_name_unique_ci'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                django.db.models.functions.text.Lower("name"), name="player_name_unique_ci"
+            ),
         ),
         migrations.AddIndex(
-            model_name='attempt',
-            index=models.Index(fields=['status', 'verify_enqueued_at'], name='attempt_status_enqueued'),
+            model_name="attempt",
+            index=models.Index(fields=["status", "verify_enqueued_at"], name="attempt_status_enqueued"),
         ),
         migrations.AddConstraint(
-            model_name='attempt',
-            constraint=models.UniqueConstraint(condition=models.Q(('ranked', True)), fields=('player', 'challenge'), name='one_ranked_attempt_per_day'),
+            model_name="attempt",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("ranked", True)), fields=("player", "challenge"), name="one_ranked_attempt_per_day"
+            ),
         ),
     ]

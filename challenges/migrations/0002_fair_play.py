@@ -1,5 +1,6 @@
 """Fair play: the grace after the close, look-alike names, where ranked games start, the
 trail of reviews."""
+
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
@@ -23,7 +24,6 @@ def fill(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("challenges", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
@@ -38,20 +38,38 @@ class Migration(migrations.Migration):
         migrations.RemoveConstraint("player", "player_name_unique_ci"),
         migrations.AddField("attempt", "client_key", models.CharField(blank=True, default="", max_length=16)),
         migrations.AddField("attempt", "browser_key", models.CharField(blank=True, default="", max_length=16)),
-        migrations.AlterModelOptions("attempt", options={
-            "permissions": [("review_attempt", "Can disqualify, restore and re-verify ranked games")]}),
+        migrations.AlterModelOptions(
+            "attempt",
+            options={"permissions": [("review_attempt", "Can disqualify, restore and re-verify ranked games")]},
+        ),
         migrations.CreateModel(
             name="Review",
             fields=[
                 ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("action", models.CharField(choices=[("disqualify", "Disqualify"), ("restore", "Restore"),
-                                                     ("reverify", "Reverify")], max_length=10)),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[("disqualify", "Disqualify"), ("restore", "Restore"), ("reverify", "Reverify")],
+                        max_length=10,
+                    ),
+                ),
                 ("reason", models.CharField(max_length=300)),
                 ("at", models.DateTimeField(auto_now_add=True)),
-                ("attempt", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="reviews",
-                                              to="challenges.attempt")),
-                ("by", models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+",
-                                         to=settings.AUTH_USER_MODEL)),
+                (
+                    "attempt",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="reviews", to="challenges.attempt"
+                    ),
+                ),
+                (
+                    "by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={"ordering": ["-at", "-id"]},
         ),

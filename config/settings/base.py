@@ -3,6 +3,7 @@
 DATABASE_URL=postgres://... switches to Postgres (psycopg 3); REDIS_URL=redis://...
 switches to a Redis broker with separate worker and beat processes, and a Redis rank index.
 """
+
 import os
 import secrets
 from datetime import date, timedelta
@@ -123,8 +124,13 @@ if DATABASE_URL:
     # a worker's first request gets a clean 503 and the broken connection is dropped.
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=False)}
 else:
-    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3",
-                             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"}}}
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": BASE_DIR / "db.sqlite3",
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+        }
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -163,14 +169,40 @@ TRUSTED_PROXIES = [p.strip() for p in os.environ.get("DJANGO_TRUSTED_PROXIES", "
 # Every setting, tests included, so the browser tests prove no page needs more. Nothing
 # inline: scripts and styles are files of our own; images may be data: URIs (Swagger UI's
 # icons). DJANGO_CSP / DJANGO_PERMISSIONS_POLICY replace them ("" = no header).
-CONTENT_SECURITY_POLICY = os.environ.get("DJANGO_CSP", "; ".join((
-    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
-    "font-src 'self'", "connect-src 'self'", "object-src 'none'", "base-uri 'self'",
-    "form-action 'self'", "frame-ancestors 'none'")))
+CONTENT_SECURITY_POLICY = os.environ.get(
+    "DJANGO_CSP",
+    "; ".join(
+        (
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            "font-src 'self'",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        )
+    ),
+)
 # The site uses none of these browser features; no page or frame may ask for them.
-PERMISSIONS_POLICY = os.environ.get("DJANGO_PERMISSIONS_POLICY", ", ".join(f"{feature}=()" for feature in (
-    "accelerometer", "camera", "geolocation", "gyroscope", "magnetometer", "microphone",
-    "payment", "usb")))
+PERMISSIONS_POLICY = os.environ.get(
+    "DJANGO_PERMISSIONS_POLICY",
+    ", ".join(
+        f"{feature}=()"
+        for feature in (
+            "accelerometer",
+            "camera",
+            "geolocation",
+            "gyroscope",
+            "magnetometer",
+            "microphone",
+            "payment",
+            "usb",
+        )
+    ),
+)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -234,8 +266,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # Shared by all web processes: rate-limit counters and sessions must be. Through the
     # Redis guard, with its hot-path timeout: a session is read on every request (config/cache.py).
-    CACHES = {"default": {"BACKEND": "config.cache.GuardedRedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": "cache"}}
+    CACHES = {"default": {"BACKEND": "config.cache.GuardedRedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "cache"}}
 else:
     # One process (the embedded default): its own memory is all there is to share.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -253,9 +284,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
-    "create-next-challenge": {"task": "challenges.tasks.ensure_upcoming_challenges", "schedule": crontab(minute="*/30")},
-    "sweep-verifying": {"task": "challenges.tasks.sweep_verifying",
-                        "schedule": timedelta(seconds=float(os.environ.get("SWEEP_SECONDS", "60")))},
+    "create-next-challenge": {
+        "task": "challenges.tasks.ensure_upcoming_challenges",
+        "schedule": crontab(minute="*/30"),
+    },
+    "sweep-verifying": {
+        "task": "challenges.tasks.sweep_verifying",
+        "schedule": timedelta(seconds=float(os.environ.get("SWEEP_SECONDS", "60"))),
+    },
 }
 # An attempt still `verifying` this long after it finished is re-enqueued by the sweeper.
 VERIFY_STUCK_AFTER = timedelta(seconds=int(os.environ.get("VERIFY_STUCK_AFTER", "120")))
@@ -269,8 +305,9 @@ EMBEDDED_SWEEP_EVERY = timedelta(seconds=float(os.environ.get("SWEEP_SECONDS", "
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"line": {"()": "config.logfmt.StructuredFormatter",
-                            "json": os.environ.get("LOG_FORMAT", "logfmt") == "json"}},
+    "formatters": {
+        "line": {"()": "config.logfmt.StructuredFormatter", "json": os.environ.get("LOG_FORMAT", "logfmt") == "json"}
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},

@@ -3,6 +3,7 @@
 Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and, for per-IP rate limits,
 X-Forwarded-For: set DJANGO_NUM_PROXIES to the number of proxies in front).
 """
+
 import os
 
 from django.core.exceptions import ImproperlyConfigured
@@ -46,7 +47,8 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)  # noqa: F405
 # made with the variables above, not a default of this site. Left off, the warnings that
 # ask for them say nothing new, so they are silenced (and only then).
 SILENCED_SYSTEM_CHECKS = ([] if SECURE_HSTS_INCLUDE_SUBDOMAINS else ["security.W005"]) + (
-    [] if SECURE_HSTS_PRELOAD else ["security.W021"])
+    [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+)
 
 # collectstatic runs when the image is built; WhiteNoise serves the hashed, compressed
 # files it wrote (never the app directories, as the finders would).

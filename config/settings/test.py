@@ -25,4 +25,5 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
     # (busy timeout) instead of failing at once with "table is locked".
     DATABASES["default"]["TEST"] = {  # noqa: F405
         # One file per test run by default, so parallel runs on one machine never share it.
-        "NAME": _os.environ.get("TEST_SQLITE_PATH", str(BASE_DIR / f".test-db-{_os.getpid()}.sqlite3"))}  # noqa: F405
+        "NAME": _os.environ.get("TEST_SQLITE_PATH", str(BASE_DIR / f".test-db-{_os.getpid()}.sqlite3"))
+    }  # noqa: F405

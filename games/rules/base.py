@@ -9,6 +9,7 @@ scripted seat is awaited or the game is over. It returns the events that happene
 with full information: ``event_view`` is the one place that cuts an event down to
 what one seat may see, as ``view`` is for a state.
 """
+
 from __future__ import annotations
 
 from typing import Any, Protocol

@@ -1,4 +1,5 @@
 """Cards and the one seeded shuffle of RULES.md §1 (SHA-256 Fisher–Yates)."""
+
 from __future__ import annotations
 
 import hashlib

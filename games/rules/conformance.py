@@ -1,4 +1,5 @@
 """RULES.md §5: one input case (a JSON line) -> one output object, never an exception."""
+
 from __future__ import annotations
 
 import json

@@ -24,16 +24,26 @@ there it only measured a random asker's luck. ``suspicion`` ≥ 0, in nats.
 
 Only the standard library (games/ rule); everything is derived by replay.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Container, Iterable, Sequence
+from typing import Any
 
 from .base import GameError, ReplayError, deck_for
 from .cards import RANKS
 from .peche import (
-    OPPONENT, PLAYER, Knowledge, PecheState, _ask, _check_ask, _draw, _miss_chance, _receive,
+    OPPONENT,
+    PLAYER,
+    Knowledge,
+    PecheState,
+    _ask,
+    _check_ask,
+    _draw,
+    _miss_chance,
+    _receive,
     opponent_choice,
 )
 
@@ -77,10 +87,15 @@ class AskEvidence:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "index": self.index, "rank": self.rank, "ranks": list(self.ranks),
+            "index": self.index,
+            "rank": self.rank,
+            "ranks": list(self.ranks),
             "chances": [round(c, 4) for c in self.chances],
-            "public_chance": round(self.public_chance, 4), "best_chance": round(self.best_chance, 4),
-            "held": self.held, "held_ranks": list(self.held_ranks), "llr": round(self.llr, 4),
+            "public_chance": round(self.public_chance, 4),
+            "best_chance": round(self.best_chance, 4),
+            "held": self.held,
+            "held_ranks": list(self.held_ranks),
+            "llr": round(self.llr, 4),
         }
 
 
@@ -96,9 +111,12 @@ class GameAssessment:
     def as_dict(self, *, asks: bool = False) -> dict[str, Any]:
         """A compact JSON summary; ``asks=True`` adds the per-ask rows."""
         out: dict[str, Any] = {
-            "suspicion": round(self.suspicion, 3), "flagged": self.flagged,
-            "informative_asks": self.informative_asks, "asks": len(self.asks),
-            "cheat_rate": round(self.cheat_rate, 3), "honest_model": self.honest_model,
+            "suspicion": round(self.suspicion, 3),
+            "flagged": self.flagged,
+            "informative_asks": self.informative_asks,
+            "asks": len(self.asks),
+            "cheat_rate": round(self.cheat_rate, 3),
+            "honest_model": self.honest_model,
         }
         if asks:
             out["ask_rows"] = [a.as_dict() for a in self.asks]
@@ -116,6 +134,7 @@ class PlayerAssessment:
 
 
 # --- What the player can know about the opponent's hand -------------------------------
+
 
 class OpponentView:
     """The player's public knowledge of the opponent's hand: the mirror of
@@ -187,8 +206,16 @@ class OpponentView:
             if n * d_r < n_r * d:  # P(q) > P(rank), exactly
                 self.absent[q] = draws
 
-    def chances(self, ranks: Iterable[str], opponent_hand: int, lake: int, pairs_by_rank: dict[str, int],
-                player_hand: Container[str], *, inferred: bool = True) -> tuple[float, ...]:
+    def chances(
+        self,
+        ranks: Iterable[str],
+        opponent_hand: int,
+        lake: int,
+        pairs_by_rank: dict[str, int],
+        player_hand: Container[str],
+        *,
+        inferred: bool = True,
+    ) -> tuple[float, ...]:
         """Public chance that the opponent holds each of ``ranks`` (ranks the player holds).
 
         ``inferred=False``: the engine's rule mirrored exactly (RULES.md §2): of the
@@ -264,6 +291,7 @@ def _opponent_miss(state: PecheState, rank: str) -> tuple[int, int]:
 
 # --- Replay, observing only public facts --------------------------------------------
 
+
 class WatchedGame:
     """A Pêche game played through the engine's own steps, with the player's public view
     of the opponent kept up to date. ``assess`` replays with it; bench/fairplay.py plays
@@ -283,7 +311,7 @@ class WatchedGame:
             if i % 2 == PLAYER:
                 _receive(state, PLAYER, deck[i], True, None)
             else:
-                self._opponent_receives(lambda: _receive(state, OPPONENT, deck[i], True, None))
+                self._opponent_receives(lambda card=deck[i]: _receive(state, OPPONENT, card, True, None))
         self._advance()
 
     @property
@@ -295,8 +323,9 @@ class WatchedGame:
 
     def chances(self, ranks: Sequence[str], *, inferred: bool = True) -> tuple[float, ...]:
         s = self.state
-        return self.view.chances(ranks, len(s.hands[OPPONENT]), 52 - s.lake_next, s.pairs_by_rank,
-                                 s.hands[PLAYER], inferred=inferred)
+        return self.view.chances(
+            ranks, len(s.hands[OPPONENT]), 52 - s.lake_next, s.pairs_by_rank, s.hands[PLAYER], inferred=inferred
+        )
 
     def held_ranks(self, ranks: Sequence[str]) -> tuple[str, ...]:
         """Server-side truth (never fed to the view)."""
@@ -344,6 +373,7 @@ class WatchedGame:
 
 
 # --- Honest choosers and the GLR -----------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class _Model:
@@ -405,6 +435,7 @@ def _fit_theta(gains: list[float], misses: int) -> tuple[float, float]:
     ``gains``: g = 1/π(held) − 1 for each ask that hit a held rank. Concave in θ, so the
     derivative's sign locates the maximum (bisection: no convergence worries).
     """
+
     def slope(t: float) -> float:
         return sum(g / (1.0 + t * g) for g in gains) - misses / (1.0 - t)
 
@@ -470,28 +501,41 @@ def _judge(raw: list[Observed]) -> GameAssessment:
         else:
             extra = math.log1p(theta * g)
         best = max(a.chances)
-        asks.append(AskEvidence(
-            index=a.index, rank=a.rank, ranks=a.ranks, chances=a.chances,
-            public_chance=a.chances[a.ranks.index(a.rank)], best_chance=best,
-            held=a.rank in a.held_ranks, held_ranks=a.held_ranks, llr=lp_c + extra - lp_h,
-        ))
+        asks.append(
+            AskEvidence(
+                index=a.index,
+                rank=a.rank,
+                ranks=a.ranks,
+                chances=a.chances,
+                public_chance=a.chances[a.ranks.index(a.rank)],
+                best_chance=best,
+                held=a.rank in a.held_ranks,
+                held_ranks=a.held_ranks,
+                llr=lp_c + extra - lp_h,
+            )
+        )
     informative = sum(1 for e in asks if e.informative)
     return GameAssessment(
-        suspicion=suspicion, flagged=suspicion >= FLAG_THRESHOLD, informative_asks=informative,
+        suspicion=suspicion,
+        flagged=suspicion >= FLAG_THRESHOLD,
+        informative_asks=informative,
         cheat_rate=theta if suspicion > 0.0 else 0.0,
-        honest_model=honest[0].name, asks=tuple(asks),
+        honest_model=honest[0].name,
+        asks=tuple(asks),
     )
 
 
 def observe(game: WatchedGame, index: int, rank: str) -> Observed:
     """Record the public chances and the held ranks at an ask, before it is played."""
     ranks = game.ranks()
-    return Observed(index, rank, ranks, game.chances(ranks), game.chances(ranks, inferred=False),
-                game.held_ranks(ranks))
+    return Observed(
+        index, rank, ranks, game.chances(ranks), game.chances(ranks, inferred=False), game.held_ranks(ranks)
+    )
 
 
-def assess(seed: str | None, moves: list[Any], *, deck: list[str] | None = None,
-           partial: bool = False) -> GameAssessment:
+def assess(
+    seed: str | None, moves: list[Any], *, deck: list[str] | None = None, partial: bool = False
+) -> GameAssessment:
     """The suspicion of one game, replayed from its seed (or chosen ``deck``) and asks.
 
     Raises ReplayError exactly as ENGINE.replay does (``partial``: an unfinished game

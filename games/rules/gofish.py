@@ -51,6 +51,7 @@ Events (JSON-ready dicts; ``event_view`` cuts them to one seat):
 (card: the drawer only), ``{"type": "book", "seat", "rank"}``, ``{"type": "pass", "seat"}``
 (empty hand, empty pond), ``{"type": "end", "books", "winners"}``.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -257,7 +258,9 @@ class GoFishEngine:
             state.hands[i % players].append(cards[i])
         events: list[dict[str, Any]] = []
         for seat in range(players):
-            self._emit(state, {"type": "deal", "seat": seat, "count": hand_size, "cards": list(state.hands[seat])}, events)
+            self._emit(
+                state, {"type": "deal", "seat": seat, "count": hand_size, "cards": list(state.hands[seat])}, events
+            )
         for seat in range(players):
             # Books in the order their fourth card arrived.
             seen: Counter[str] = Counter()

@@ -31,6 +31,7 @@ The rules live in one function, ``_play``: ``apply``, ``play_to_end`` (the
 "See result" button), ``replay`` and ``conformance`` all go through it, with or
 without building events.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -61,8 +62,19 @@ class KittenState:
     """
 
     __slots__ = (
-        "piles", "table", "where", "first", "limit", "turn", "moves", "captures",
-        "jack_sweeps", "over", "winner", "reason", "opening_events",
+        "piles",
+        "table",
+        "where",
+        "first",
+        "limit",
+        "turn",
+        "moves",
+        "captures",
+        "jack_sweeps",
+        "over",
+        "winner",
+        "reason",
+        "opening_events",
     )
 
     def __init__(
@@ -169,10 +181,17 @@ def _play(state: KittenState, n: int, events: list[dict[str, Any]] | None) -> No
                     taken.append(card)
                     capture = {"kind": "fish", "match_index": i, "taken": taken}
         if record:
-            events.append({  # type: ignore[union-attr]
-                "type": "flip", "move": moves, "seat": turn, "card": card, "capture": capture,
-                "piles": [len(piles[0]), len(piles[1])], "table": list(table),
-            })
+            events.append(  # type: ignore[union-attr]
+                {
+                    "type": "flip",
+                    "move": moves,
+                    "seat": turn,
+                    "card": card,
+                    "capture": capture,
+                    "piles": [len(piles[0]), len(piles[1])],
+                    "table": list(table),
+                }
+            )
         if not pile:
             emptied = True
             break
@@ -305,8 +324,10 @@ class KittenEngine:
         if config.get("game", self.name) != self.name:
             raise GameError("bad_input", "not a kitten case")
         return self.new(
-            seed=config.get("seed"), deck=config.get("deck"),
-            first=config.get("first", "player"), limit=config.get("limit", DEFAULT_LIMIT),
+            seed=config.get("seed"),
+            deck=config.get("deck"),
+            first=config.get("first", "player"),
+            limit=config.get("limit", DEFAULT_LIMIT),
         )
 
     def replay(self, config: dict[str, Any], moves: list[str] | int, *, partial: bool = False) -> KittenState:

@@ -4,6 +4,7 @@ Only public information counts (what the player could know when asking: games/ru
 computes it), so a lesson never says "the opponent held a 7" — it says a 7 was a sure
 pair, or that a rank could not be there, or that a likelier rank was in hand.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,8 +27,14 @@ class Lesson:
     better_chance: float
 
     def as_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "kind": self.kind, "asked": self.asked, "asked_chance": self.asked_chance,
-                "better": self.better, "better_chance": self.better_chance}
+        return {
+            "index": self.index,
+            "kind": self.kind,
+            "asked": self.asked,
+            "asked_chance": self.asked_chance,
+            "better": self.better,
+            "better_chance": self.better_chance,
+        }
 
 
 def lessons(seed: str, moves: list[str]) -> list[Lesson]:

@@ -3,6 +3,7 @@
 Seat 0 is the player (the only decisions: which rank to ask), seat 1 the
 perfect-memory opponent, which plays inside ``apply`` as an automatic step.
 """
+
 from __future__ import annotations
 
 from functools import cache
@@ -41,8 +42,17 @@ class Knowledge:
 
 class PecheState:
     __slots__ = (
-        "deck", "lake_next", "hands", "pairs", "pairs_by_rank", "turn", "asks",
-        "history", "knowledge", "over", "reasons",
+        "deck",
+        "lake_next",
+        "hands",
+        "pairs",
+        "pairs_by_rank",
+        "turn",
+        "asks",
+        "history",
+        "knowledge",
+        "over",
+        "reasons",
     )
 
     def __init__(self, deck: list[str]) -> None:
@@ -200,7 +210,7 @@ def _table(state: PecheState) -> dict[str, Any]:
     """Everything on the table, both hands and the lake face up (a finished day only)."""
     return {
         "hands": [list(state.hands[PLAYER].values()), list(state.hands[OPPONENT].values())],
-        "lake": state.deck[state.lake_next:],
+        "lake": state.deck[state.lake_next :],
         "pairs": [list(state.pairs[PLAYER]), list(state.pairs[OPPONENT])],
         "asks": list(state.asks),
         "over": state.over,

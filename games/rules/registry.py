@@ -1,4 +1,5 @@
 """Game name -> engine. Engines load on first use so one broken game cannot stop the others."""
+
 from __future__ import annotations
 
 import importlib

@@ -13,6 +13,7 @@ POST /api/casual/<game>/games/<id>/finish       {"move"} -> view + last "events"
 No account needed: a browser's games belong to an anonymous owner kept in its session,
 a player's (token or session) to the player; they follow a player who signs in.
 """
+
 from __future__ import annotations
 
 from rest_framework import status
@@ -102,8 +103,12 @@ class CasualHomeView(APIView):
         rules_or_404(game)
         owner = owner_of(request)
         current = selectors.casual_current(owner=owner, game=game)
-        return Response({"current": full_view(current) if current else None,
-                         "tally": selectors.casual_tally(owner=owner, game=game)})
+        return Response(
+            {
+                "current": full_view(current) if current else None,
+                "tally": selectors.casual_tally(owner=owner, game=game),
+            }
+        )
 
 
 class CasualCreateView(APIView):
@@ -112,11 +117,14 @@ class CasualCreateView(APIView):
         check_csrf(request)
         owner = owner_of(request, create=True)
         body = request.data if isinstance(request.data, dict) else {}
-        created = services.casual_create(owner=owner, game=game, options=rules.chosen_options(body),
-                                         next_options=rules.next_options)
+        created = services.casual_create(
+            owner=owner, game=game, options=rules.chosen_options(body), next_options=rules.next_options
+        )
         state = created.state()
-        return Response(selectors.casual_view(created, created.engine(), state, services.opening_events(state)),
-                        status=status.HTTP_201_CREATED)
+        return Response(
+            selectors.casual_view(created, created.engine(), state, services.opening_events(state)),
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class CasualGameView(APIView):

@@ -16,8 +16,9 @@ class CasualOwner(models.Model):
     player has one too, and the games of the browser it signs in on move to it. No name,
     no login: casual games never create a player nor spend a sign-up."""
 
-    player = models.OneToOneField("challenges.Player", null=True, blank=True, on_delete=models.CASCADE,
-                                  related_name="casual_owner")
+    player = models.OneToOneField(
+        "challenges.Player", null=True, blank=True, on_delete=models.CASCADE, related_name="casual_owner"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

@@ -1,6 +1,7 @@
 """What differs between casual games, in one table: the options a player may choose,
 the options of a player's next game and how an outcome reads from seat 0's side.
 Everything else is shared."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -43,9 +44,13 @@ def _gofish_options(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _gofish_page() -> dict[str, Any]:
-    return {"setup": {"min_players": gofish.MIN_PLAYERS, "max_players": gofish.MAX_PLAYERS,
-                      "hand_sizes": {n: gofish.default_hand_size(n)
-                                     for n in range(gofish.MIN_PLAYERS, gofish.MAX_PLAYERS + 1)}}}
+    return {
+        "setup": {
+            "min_players": gofish.MIN_PLAYERS,
+            "max_players": gofish.MAX_PLAYERS,
+            "hand_sizes": {n: gofish.default_hand_size(n) for n in range(gofish.MIN_PLAYERS, gofish.MAX_PLAYERS + 1)},
+        }
+    }
 
 
 def _books_side(outcome: dict[str, Any]) -> str:
@@ -58,6 +63,5 @@ def _books_side(outcome: dict[str, Any]) -> str:
 
 CASUAL_RULES: dict[str, CasualRules] = {
     "kitten": CasualRules(outcome_side=_winner_side, next_options=_kitten_options),
-    "gofish": CasualRules(outcome_side=_books_side, chosen_options=_gofish_options,
-                            page_context=_gofish_page),
+    "gofish": CasualRules(outcome_side=_books_side, chosen_options=_gofish_options, page_context=_gofish_page),
 }

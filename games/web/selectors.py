@@ -1,4 +1,5 @@
 """Reads for casual games: the owner's current game, its seat-0 view and the tally."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,8 +13,12 @@ def casual_current(*, owner, game: str) -> CasualGame | None:
     """The owner's latest game of that kind that was not abandoned (it may be over)."""
     if owner is None:
         return None
-    return (CasualGame.objects.filter(owner=owner, game=game)
-            .exclude(status=CasualGame.Status.ABANDONED).order_by("-id").first())
+    return (
+        CasualGame.objects.filter(owner=owner, game=game)
+        .exclude(status=CasualGame.Status.ABANDONED)
+        .order_by("-id")
+        .first()
+    )
 
 
 def casual_tally(*, owner, game: str) -> dict[str, int]:

@@ -1,4 +1,5 @@
 """Writes for casual games; one mechanism for every game of the registry."""
+
 from __future__ import annotations
 
 import secrets
@@ -59,7 +60,10 @@ def owner_adopt(*, anonymous_id: int, player) -> CasualOwner:
 
 @transaction.atomic
 def casual_create(
-    *, owner: CasualOwner, game: str, options: dict[str, Any] | None = None,
+    *,
+    owner: CasualOwner,
+    game: str,
+    options: dict[str, Any] | None = None,
     next_options: Callable[[int], dict[str, Any]] | None = None,
 ) -> CasualGame:
     """Deal a new game and abandon the owner's unfinished games of that kind.
@@ -103,7 +107,7 @@ def _to_the_end(eng, state) -> tuple[list[Any], list[dict[str, Any]]]:
 
 
 def casual_play_to_end(*, game: CasualGame, move: int):
-    """"See result": make seat 0's moves until the game is over, for games where seat 0
+    """ "See result": make seat 0's moves until the game is over, for games where seat 0
     never has a choice (its only legal move is played, exactly as by hand). The moves
     are stored like hand-made ones, so the result is the one replay gives.
 

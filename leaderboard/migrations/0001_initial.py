@@ -5,33 +5,56 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('challenges', '0001_initial'),
+        ("challenges", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Result',
+            name="Result",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ranked', models.BooleanField()),
-                ('score', models.IntegerField()),
-                ('player_pairs', models.PositiveSmallIntegerField()),
-                ('opponent_pairs', models.PositiveSmallIntegerField()),
-                ('asks', models.PositiveSmallIntegerField()),
-                ('finished_at', models.DateTimeField()),
-                ('verified_at', models.DateTimeField(auto_now_add=True)),
-                ('disqualified', models.BooleanField(default=False)),
-                ('indexed', models.BooleanField(default=False)),
-                ('attempt', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='result', to='challenges.attempt')),
-                ('challenge', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='results', to='challenges.dailychallenge')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='results', to='challenges.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("ranked", models.BooleanField()),
+                ("score", models.IntegerField()),
+                ("player_pairs", models.PositiveSmallIntegerField()),
+                ("opponent_pairs", models.PositiveSmallIntegerField()),
+                ("asks", models.PositiveSmallIntegerField()),
+                ("finished_at", models.DateTimeField()),
+                ("verified_at", models.DateTimeField(auto_now_add=True)),
+                ("disqualified", models.BooleanField(default=False)),
+                ("indexed", models.BooleanField(default=False)),
+                (
+                    "attempt",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="result", to="challenges.attempt"
+                    ),
+                ),
+                (
+                    "challenge",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="results",
+                        to="challenges.dailychallenge",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="results", to="challenges.player"
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(condition=models.Q(('disqualified', False), ('ranked', True)), fields=['challenge', '-score', 'asks', 'finished_at', 'attempt'], name='result_ranking'), models.Index(condition=models.Q(('indexed', False)), fields=['indexed'], name='result_unindexed')],
+                "indexes": [
+                    models.Index(
+                        condition=models.Q(("disqualified", False), ("ranked", True)),
+                        fields=["challenge", "-score", "asks", "finished_at", "attempt"],
+                        name="result_ranking",
+                    ),
+                    models.Index(condition=models.Q(("indexed", False)), fields=["indexed"], name="result_unindexed"),
+                ],
             },
         ),
     ]

@@ -1,6 +1,7 @@
 """Real Chromium (Debian's) driven by Playwright for Python, against pytest-django's live server.
 
 Screenshots go to artifacts/screenshots/ (kept by CI as test artifacts)."""
+
 from __future__ import annotations
 
 import os
@@ -15,8 +16,16 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
 
 
 @pytest.fixture(scope="session")
@@ -43,14 +52,22 @@ def new_page(browser, live_server):
         # Playwright's wait_for_function and add_script_tag (axe-core) are: tests drive the
         # pages with it bypassed, test_csp.py walks every page with it enforced.
         kwargs.setdefault("bypass_csp", True)
-        context = browser.new_context(locale=locale, viewport=viewport or {"width": 1280, "height": 800},
-                                      extra_http_headers={"Accept-Language": locale}, **kwargs)
+        context = browser.new_context(
+            locale=locale,
+            viewport=viewport or {"width": 1280, "height": 800},
+            extra_http_headers={"Accept-Language": locale},
+            **kwargs,
+        )
         contexts.append(context)
         page = context.new_page()
         # A test that provokes an error response on purpose lists its text here.
         page.expected_errors = []
-        page.on("console", lambda m: m.type == "error" and not any(x in m.text for x in page.expected_errors)
-                and errors.append(m.text))
+        page.on(
+            "console",
+            lambda m: (
+                m.type == "error" and not any(x in m.text for x in page.expected_errors) and errors.append(m.text)
+            ),
+        )
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.base = live_server.url
         return page

@@ -1,6 +1,7 @@
 """axe-core on every page of the site, in the four languages, at the three viewports:
 no serious or critical violation. axe-core is pinned in package-lock.json (`make test`
 installs it)."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,11 @@ from .test_daily import start_as_guest, wait_my_turn_or_end
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "portrait": {"width": 390, "height": 844},
-             "landscape": {"width": 844, "height": 390}}
+VIEWPORTS = {
+    "desktop": {"width": 1280, "height": 800},
+    "portrait": {"width": 390, "height": 844},
+    "landscape": {"width": 844, "height": 390},
+}
 LOCALES = {"en": "en-US", "fr": "fr-FR", "de": "de-DE", "ja": "ja-JP"}
 FAST = "window.PECHE_STEP_MS = 5; window.PECHE_POLL_MS = 150;"
 
@@ -70,8 +74,11 @@ def site_pages(page, name: str):
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
 @pytest.mark.parametrize("lang", list(LOCALES))
 def test_no_serious_accessibility_violation_anywhere(new_page, browser, live_server, lang, viewport):
-    page = new_page(locale=LOCALES[lang], viewport=VIEWPORTS[viewport],
-                    **({"has_touch": True, "is_mobile": True} if viewport != "desktop" else {}))
+    page = new_page(
+        locale=LOCALES[lang],
+        viewport=VIEWPORTS[viewport],
+        **({"has_touch": True, "is_mobile": True} if viewport != "desktop" else {}),
+    )
     page.add_init_script(FAST)
     problems = {}
     for label, shown in site_pages(page, f"Axe {lang} {viewport}"):

@@ -1,6 +1,7 @@
 """Who you are, in the browser (issue 16): casual games first and then the daily game asks
 for a name; the name changed on /me/; a code for another device; the data downloaded and
 the account deleted with a confirmation; a 429 waited out with a message."""
+
 import json
 
 import pytest
@@ -128,8 +129,11 @@ def test_a_429_says_when_the_page_tries_again_and_it_recovers_by_itself(new_page
     def once_rate_limited(route):
         if refused["count"] == 0:
             refused["count"] += 1
-            route.fulfill(status=429, headers={"Retry-After": "2", "Content-Type": "application/json"},
-                          body=json.dumps({"error": "rate_limited", "detail": "Request was throttled."}))
+            route.fulfill(
+                status=429,
+                headers={"Retry-After": "2", "Content-Type": "application/json"},
+                body=json.dumps({"error": "rate_limited", "detail": "Request was throttled."}),
+            )
         else:
             route.continue_()
 

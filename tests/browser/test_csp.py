@@ -1,6 +1,7 @@
 """The Content-Security-Policy (issue 14): every page of the site, played through in Chromium
 with the policy the settings send, reports no violation — no inline script, style or event
 handler anywhere, ours or the admin's or Swagger UI's."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -26,8 +27,15 @@ def watch(page) -> tuple[list, dict]:
     violations, policies = [], {}
     page.expose_function("cspViolation", lambda violation: violations.append(violation))
     page.add_init_script(REPORT)
-    page.on("response", lambda r: r.request.resource_type == "document" and policies.__setitem__(
-        r.url.split("?")[0].split("://", 1)[1].split("/", 1)[1], r.headers.get("content-security-policy")))
+    page.on(
+        "response",
+        lambda r: (
+            r.request.resource_type == "document"
+            and policies.__setitem__(
+                r.url.split("?")[0].split("://", 1)[1].split("/", 1)[1], r.headers.get("content-security-policy")
+            )
+        ),
+    )
     return violations, policies
 
 
@@ -72,8 +80,14 @@ def test_no_page_violates_the_content_security_policy(new_page, settings):
     page.wait_for_load_state("networkidle")
     play_the_daily(page)  # /daily/: before, during and after a game
     seen = ["/", "/daily/"]
-    for path in (f"/leaderboard/{days.today().isoformat()}/", "/daily/archive/", "/me/", "/kitten/", "/gofish/",
-                 "/admin/login/"):
+    for path in (
+        f"/leaderboard/{days.today().isoformat()}/",
+        "/daily/archive/",
+        "/me/",
+        "/kitten/",
+        "/gofish/",
+        "/admin/login/",
+    ):
         page.goto(page.base + path)
         page.wait_for_load_state("networkidle")  # a page's own scripts have run
         seen.append(path)
@@ -82,8 +96,13 @@ def test_no_page_violates_the_content_security_policy(new_page, settings):
     attempt = verified_attempt("Csp replayed", day=dt.date(2026, 6, 2))
     visitor = enforced(new_page)
     visitor_violations, visitor_policies = watch(visitor)
-    for path in (f"/replays/{attempt.pk}/", f"/players/{attempt.player_id}/", "/me/", "/leaderboard/2026-06-02/",
-                 "/api/docs"):
+    for path in (
+        f"/replays/{attempt.pk}/",
+        f"/players/{attempt.player_id}/",
+        "/me/",
+        "/leaderboard/2026-06-02/",
+        "/api/docs",
+    ):
         visitor.goto(visitor.base + path)
         visitor.wait_for_load_state("networkidle")
         seen.append(path)
@@ -93,8 +112,13 @@ def test_no_page_violates_the_content_security_policy(new_page, settings):
     admin = enforced(new_page)
     admin_violations, admin_policies = watch(admin)
     admin.context.add_cookies([{"name": "sessionid", "value": admin_session(), "url": admin.base}])
-    for path in ("/admin/", "/admin/challenges/attempt/", f"/admin/challenges/attempt/{attempt.pk}/change/",
-                 f"/admin/challenges/attempt/{attempt.pk}/replay/", "/admin/challenges/attempt/review/"):
+    for path in (
+        "/admin/",
+        "/admin/challenges/attempt/",
+        f"/admin/challenges/attempt/{attempt.pk}/change/",
+        f"/admin/challenges/attempt/{attempt.pk}/replay/",
+        "/admin/challenges/attempt/review/",
+    ):
         response = admin.goto(admin.base + path)
         assert response.status == 200, path
         admin.wait_for_load_state("networkidle")

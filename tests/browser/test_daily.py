@@ -1,5 +1,6 @@
 """The daily Pêche page in real Chromium: a whole game with the keyboard only, checked
 against the engine's replay of the stored asks; reload resumes; phone viewports."""
+
 from __future__ import annotations
 
 import re
@@ -19,9 +20,26 @@ def card(c: str) -> str:
     return c[:-1] + SUITS[c[-1]]
 
 
-A_RANK = dict(zip(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
-                  ["an ace", "a two", "a three", "a four", "a five", "a six", "a seven", "an eight", "a nine",
-                   "a ten", "a jack", "a queen", "a king"]))
+A_RANK = dict(
+    zip(
+        ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
+        [
+            "an ace",
+            "a two",
+            "a three",
+            "a four",
+            "a five",
+            "a six",
+            "a seven",
+            "an eight",
+            "a nine",
+            "a ten",
+            "a jack",
+            "a queen",
+            "a king",
+        ],
+    )
+)
 RANKS_OF = {r: (w.split(" ", 1)[1] + ("es" if w.endswith("x") else "s")) for r, w in A_RANK.items()}
 
 
@@ -31,14 +49,23 @@ def event_text(e: dict) -> str:
     if e["type"] == "ask":
         a_rank = A_RANK[e["rank"]]
         if me:
-            return (f"You ask for {a_rank}: the opponent gives you theirs." if e["given"]
-                    else f"You ask for {a_rank}: the opponent has none.")
-        return (f"The opponent asks for {a_rank}: you give yours." if e["given"]
-                else f"The opponent asks for {a_rank}: you have none.")
+            return (
+                f"You ask for {a_rank}: the opponent gives you theirs."
+                if e["given"]
+                else f"You ask for {a_rank}: the opponent has none."
+            )
+        return (
+            f"The opponent asks for {a_rank}: you give yours."
+            if e["given"]
+            else f"The opponent asks for {a_rank}: you have none."
+        )
     if e["type"] == "draw":
         if me:
-            return (f"You go fishing and draw {card(e['card'])}." if e["why"] == "fish"
-                    else f"Your hand is empty: you draw {card(e['card'])}.")
+            return (
+                f"You go fishing and draw {card(e['card'])}."
+                if e["why"] == "fish"
+                else f"Your hand is empty: you draw {card(e['card'])}."
+            )
         return "The opponent goes fishing." if e["why"] == "fish" else "The opponent's hand is empty: it draws a card."
     if e["type"] == "pair":
         ranks = RANKS_OF[e["rank"]]
@@ -82,18 +109,23 @@ def snapshot(page) -> dict:
 
 
 def attempt_id(page) -> int:
-    return page.evaluate("fetch('/api/challenges/today/attempt', {method: 'POST', headers: {'X-CSRFToken': "
-                         "document.cookie.match(/csrftoken=([^;]+)/)[1]}}).then(r => r.json()).then(v => v.id)")
+    return page.evaluate(
+        "fetch('/api/challenges/today/attempt', {method: 'POST', headers: {'X-CSRFToken': "
+        "document.cookie.match(/csrftoken=([^;]+)/)[1]}}).then(r => r.json()).then(v => v.id)"
+    )
 
 
 def buckets(page) -> tuple[list[str], list[str]]:
-    return (page.eval_on_selector_all("#player-bucket li", "ls => ls.map(l => l.dataset.rank)"),
-            page.eval_on_selector_all("#opponent-bucket li", "ls => ls.map(l => l.dataset.rank)"))
+    return (
+        page.eval_on_selector_all("#player-bucket li", "ls => ls.map(l => l.dataset.rank)"),
+        page.eval_on_selector_all("#opponent-bucket li", "ls => ls.map(l => l.dataset.rank)"),
+    )
 
 
 def wait_my_turn_or_end(page):
     page.wait_for_function(
-        "document.querySelector('#turn')?.dataset.turn === 'player' || !document.querySelector('#end').hidden")
+        "document.querySelector('#turn')?.dataset.turn === 'player' || !document.querySelector('#end').hidden"
+    )
     return page.locator("#end").is_visible()
 
 
@@ -121,12 +153,16 @@ def test_full_game_with_the_keyboard_only(new_page, request):
         assert focused, "a card of the hand keeps the focus"
         if asks % 3 == 1:
             page.keyboard.press("ArrowRight")
-            assert page.evaluate("document.activeElement.dataset.card") != focused or \
-                page.locator("#hand button").count() == 1
+            assert (
+                page.evaluate("document.activeElement.dataset.card") != focused
+                or page.locator("#hand button").count() == 1
+            )
         page.keyboard.press("Enter" if asks % 2 == 0 else " ")
         asks += 1
-        page.wait_for_function(f"document.getElementById('asks').textContent === '{asks}' && "
-                               "document.querySelector('#turn').dataset.turn !== 'busy'")
+        page.wait_for_function(
+            f"document.getElementById('asks').textContent === '{asks}' && "
+            "document.querySelector('#turn').dataset.turn !== 'busy'"
+        )
         # The pairs laid on the table, on both sides, are the server's.
         view = page.request.get(page.base + f"/api/attempts/{attempt_id(page)}").json()
         assert buckets(page) == (view["player_pairs"], view["opponent_pairs"])
@@ -150,8 +186,9 @@ def test_full_game_with_the_keyboard_only(new_page, request):
     from games.rules.peche import ENGINE
 
     events = [e for batch in replay_events(attempt.challenge.seed, attempt.moves)[log_from:] for e in batch]
-    at_reload = ENGINE.view(ENGINE.replay({"seed": attempt.challenge.seed}, attempt.moves[:log_from], partial=True),
-                            0)["history"]
+    at_reload = ENGINE.view(ENGINE.replay({"seed": attempt.challenge.seed}, attempt.moves[:log_from], partial=True), 0)[
+        "history"
+    ]
     assert page.locator("#log p").all_text_contents() == history_lines(at_reload) + [event_text(e) for e in events]
     assert page.get_attribute("#log", "aria-live") == "polite"
     # The game over, the focus is on the end panel, not lost to <body>.
@@ -168,8 +205,9 @@ def test_full_game_with_the_keyboard_only(new_page, request):
     screenshot(page, "daily-desktop-verified")
 
 
-@pytest.mark.parametrize("name,viewport", [("portrait", {"width": 390, "height": 844}),
-                                            ("landscape", {"width": 844, "height": 390})])
+@pytest.mark.parametrize(
+    "name,viewport", [("portrait", {"width": 390, "height": 844}), ("landscape", {"width": 844, "height": 390})]
+)
 def test_phone_viewports(new_page, name, viewport):
     page = new_page(viewport=viewport, has_touch=True, is_mobile=True)
     page.add_init_script(FAST)

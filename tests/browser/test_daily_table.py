@@ -1,6 +1,7 @@
 """The daily table's behaviour beyond a plain game: motion a key can finish (and that
 reduced motion turns off), a stale tab that catches up in words, ranks in each
 language's grammar."""
+
 from __future__ import annotations
 
 import pytest
@@ -78,13 +79,15 @@ def test_a_stale_tab_catches_up_and_says_so(new_page, browser, live_server):
     other.wait_for_selector("#hand button")
     wait_my_turn_or_end(page)
     page.keyboard.press("Enter")
-    page.wait_for_function("document.getElementById('asks').textContent === '1' && "
-                           "document.querySelector('#turn').dataset.turn !== 'busy'")
+    page.wait_for_function(
+        "document.getElementById('asks').textContent === '1' && document.querySelector('#turn').dataset.turn !== 'busy'"
+    )
     page.expected_errors.append("409 (Conflict)")
     other.locator("#hand button").first.click()  # this tab still shows the game before that ask
     other.wait_for_selector("#notice:not([hidden])")
-    assert other.text_content("#notice") == ("Cette partie a avancé dans un autre onglet : "
-                                             "la voici telle qu'elle est maintenant.")
+    assert other.text_content("#notice") == (
+        "Cette partie a avancé dans un autre onglet : la voici telle qu'elle est maintenant."
+    )
     assert other.locator("#error").is_hidden()
     assert other.text_content("#asks") == page.text_content("#asks")
     assert other.locator("#history li").all_text_contents() == page.locator("#history li").all_text_contents()
@@ -99,26 +102,64 @@ RANK_SENTENCES = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("locale, expected", [
-    ("en-US", {"A": ("You ask for an ace: the opponent has none.", "The opponent lays down a pair of aces."),
-               "8": ("You ask for an eight: the opponent has none.", "The opponent lays down a pair of eights."),
-               "J": ("You ask for a jack: the opponent has none.", "The opponent lays down a pair of jacks.")}),
-    ("fr-FR", {"A": ("Tu réclames un as : l'adversaire n'en a pas, va à la pêche !",
-                     "L'adversaire pose une paire d'as dans son seau."),
-               "Q": ("Tu réclames une dame : l'adversaire n'en a pas, va à la pêche !",
-                     "L'adversaire pose une paire de dames dans son seau.")}),
-    ("de-DE", {"J": ("Du verlangst einen Buben: Der Gegner hat keine solche Karte, geh fischen!",
-                     "Der Gegner legt ein Paar Buben ab."),
-               "A": ("Du verlangst ein Ass: Der Gegner hat keine solche Karte, geh fischen!",
-                     "Der Gegner legt ein Paar Asse ab.")}),
-    ("ja-JP", {"K": ("あなたはキングを要求：相手は持っていません。釣りに行きましょう！", "相手がキングのペアを置きました。")}),
-])
+@pytest.mark.parametrize(
+    "locale, expected",
+    [
+        (
+            "en-US",
+            {
+                "A": ("You ask for an ace: the opponent has none.", "The opponent lays down a pair of aces."),
+                "8": ("You ask for an eight: the opponent has none.", "The opponent lays down a pair of eights."),
+                "J": ("You ask for a jack: the opponent has none.", "The opponent lays down a pair of jacks."),
+            },
+        ),
+        (
+            "fr-FR",
+            {
+                "A": (
+                    "Tu réclames un as : l'adversaire n'en a pas, va à la pêche !",
+                    "L'adversaire pose une paire d'as dans son seau.",
+                ),
+                "Q": (
+                    "Tu réclames une dame : l'adversaire n'en a pas, va à la pêche !",
+                    "L'adversaire pose une paire de dames dans son seau.",
+                ),
+            },
+        ),
+        (
+            "de-DE",
+            {
+                "J": (
+                    "Du verlangst einen Buben: Der Gegner hat keine solche Karte, geh fischen!",
+                    "Der Gegner legt ein Paar Buben ab.",
+                ),
+                "A": (
+                    "Du verlangst ein Ass: Der Gegner hat keine solche Karte, geh fischen!",
+                    "Der Gegner legt ein Paar Asse ab.",
+                ),
+            },
+        ),
+        (
+            "ja-JP",
+            {
+                "K": (
+                    "あなたはキングを要求：相手は持っていません。釣りに行きましょう！",
+                    "相手がキングのペアを置きました。",
+                )
+            },
+        ),
+    ],
+)
 def test_ranks_are_words_of_the_language(new_page, locale, expected):
     page = new_page(locale=locale)
     page.goto(page.base + "/daily/")
     page.wait_for_selector("#name-input")
-    sentences = dict(zip(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
-                         map(tuple, page.evaluate(RANK_SENTENCES))))
+    sentences = dict(
+        zip(
+            ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
+            map(tuple, page.evaluate(RANK_SENTENCES)),
+        )
+    )
     for rank, pair in expected.items():
         assert sentences[rank] == pair
     assert not any("%(" in s for pair in sentences.values() for s in pair)

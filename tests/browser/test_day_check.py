@@ -1,6 +1,7 @@
 """'Check this day' in Chromium (issue 19): on a closed day's leaderboard the browser checks
 the commitment, replays a game from the archive with its own engine and checks the order;
 a tampered archive or page fails, in words, in an aria-live region."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -17,8 +18,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CLOSED_DAY = dt.date(2026, 6, 2)
 ARCHIVE = "**/api/challenges/*/archive"
-ALL_PASSED = {"en-US": "Every check passed.", "fr-FR": "Toutes les vérifications sont réussies.",
-              "de-DE": "Alle Prüfungen bestanden.", "ja-JP": "すべての検証に合格しました。"}
+ALL_PASSED = {
+    "en-US": "Every check passed.",
+    "fr-FR": "Toutes les vérifications sont réussies.",
+    "de-DE": "Alle Prüfungen bestanden.",
+    "ja-JP": "すべての検証に合格しました。",
+}
 
 
 def ranked_games(day: dt.date, names: list[str]) -> list:
@@ -39,9 +44,14 @@ def ranked_games(day: dt.date, names: list[str]) -> list:
         while not state.over:
             moves.append(rng.choice(list(state.hands[0])))
             ENGINE.apply(state, moves[-1])
-        attempt = Attempt.objects.create(player=player, challenge=challenge, ranked=True, moves=moves,
-                                         status="verifying",
-                                         finished_at=challenge.closes_at - dt.timedelta(hours=1, minutes=n))
+        attempt = Attempt.objects.create(
+            player=player,
+            challenge=challenge,
+            ranked=True,
+            moves=moves,
+            status="verifying",
+            finished_at=challenge.closes_at - dt.timedelta(hours=1, minutes=n),
+        )
         services.attempt_verify(attempt_id=attempt.pk)
         attempt.refresh_from_db()
         assert attempt.status == "verified"
@@ -62,6 +72,7 @@ def run_check(page, rank: str = "") -> dict:
 
 def rewrite_archive(page, change) -> None:
     """Serve the real archive with ``change(lines)`` applied."""
+
     def handle(route):
         response = route.fetch()
         lines = [json.loads(line) for line in response.text().splitlines() if line.strip()]
@@ -119,11 +130,14 @@ def test_check_this_day_passes_then_catches_tampering(new_page, closed_day):
     def raise_viewer(lines):
         line = next(line for line in lines if line["player"] == viewer.player.name)
         line["score"] += 30
+
     rewrite_archive(page, raise_viewer)
     found = run_check(page)
     assert "failed" in found["status"]
-    assert any(f"Rank {viewer_rank}, {viewer.player.name}: the replay gives" in s and "but the archive says" in s
-               for s in found["failed"]), found
+    assert any(
+        f"Rank {viewer_rank}, {viewer.player.name}: the replay gives" in s and "but the archive says" in s
+        for s in found["failed"]
+    ), found
     assert any("does not say what this page shows" in s for s in found["failed"]), found
     assert any("SHA-256 of the revealed seed is the commitment" in s for s in found["passed"])
 
@@ -131,6 +145,7 @@ def test_check_this_day_passes_then_catches_tampering(new_page, closed_day):
     def other_seed(lines):
         for line in lines:
             line["seed"] = seed + "x"
+
     rewrite_archive(page, other_seed)
     found = run_check(page)
     assert found["status"] == "1 check failed.", found
@@ -153,8 +168,9 @@ def test_check_this_day_passes_then_catches_tampering(new_page, closed_day):
     page.reload()
     found = run_check(page)
     assert found["status"] == "1 check failed.", found
-    assert found["failed"] == ["✗ SHA-256 of the revealed seed is not the commitment published before the day: "
-                               "this is not the promised deal."]
+    assert found["failed"] == [
+        "✗ SHA-256 of the revealed seed is not the commitment published before the day: this is not the promised deal."
+    ]
 
 
 @pytest.mark.parametrize("locale", ["fr-FR", "de-DE", "ja-JP"])

@@ -1,5 +1,6 @@
 """The daily page at the close, in the four languages: the last minutes count down, then
 an ask is refused with a sentence (not a code) and the game goes on as practice."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -12,14 +13,18 @@ from .test_daily import FAST, start_as_guest, wait_my_turn_or_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CLOSING = {"en": "The day is closing: finish your game within 00:0",
-           "fr": "La journée se termine : finis ta partie d'ici 00:0",
-           "de": "Der Tag endet: Beende deine Partie innerhalb von 00:0",
-           "ja": "まもなく締め切りです。順位に載るには残り00:0"}
-CLOSED = {"en": "This day has closed: your unfinished game no longer counts.",
-          "fr": "Cette journée est close : ta partie inachevée ne compte plus.",
-          "de": "Dieser Tag ist vorbei: Deine unvollendete Partie zählt nicht mehr.",
-          "ja": "この日の受付は終了しました。未完了の対局は順位に数えられません。"}
+CLOSING = {
+    "en": "The day is closing: finish your game within 00:0",
+    "fr": "La journée se termine : finis ta partie d'ici 00:0",
+    "de": "Der Tag endet: Beende deine Partie innerhalb von 00:0",
+    "ja": "まもなく締め切りです。順位に載るには残り00:0",
+}
+CLOSED = {
+    "en": "This day has closed: your unfinished game no longer counts.",
+    "fr": "Cette journée est close : ta partie inachevée ne compte plus.",
+    "de": "Dieser Tag ist vorbei: Deine unvollendete Partie zählt nicht mehr.",
+    "ja": "この日の受付は終了しました。未完了の対局は順位に数えられません。",
+}
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "de", "ja"])

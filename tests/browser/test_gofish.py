@@ -2,6 +2,7 @@
 6-player phone layout, resume after reload, the seeds' French wording.
 
 Every test sets window.GOFISH_STEP_MS = 0: the simulated seats play out at once."""
+
 from __future__ import annotations
 
 import re
@@ -71,8 +72,9 @@ def deal_with_keyboard(page, players: int, hand_size: int | None = None):
 def check_history_against_server(page, state):
     shown = history(page)
     expected = state.knowledge.ask_history
-    assert [(h["asker"], h["target"], h["rank"], h["given"]) for h in shown] == \
-        [(a["asker"], a["target"], a["rank"], a["given"]) for a in expected]
+    assert [(h["asker"], h["target"], h["rank"], h["given"]) for h in shown] == [
+        (a["asker"], a["target"], a["rank"], a["given"]) for a in expected
+    ]
     names = ["You", "Ada", "Bo", "Cleo", "Dan", "Eve"]
     for entry in shown:
         text = entry["text"]
@@ -106,8 +108,10 @@ def test_a_whole_two_player_game_with_the_keyboard_only(new_page):
             assert focused(page)["rank"] is not None
         moves = int(page.get_attribute("#gofish", "data-server-moves"))
         page.keyboard.press("Enter")
-        page.wait_for_function(f"() => +document.querySelector('#gofish').dataset.serverMoves > {moves}"
-                               " && ['idle', 'over'].includes(document.querySelector('#gofish').dataset.phase)")
+        page.wait_for_function(
+            f"() => +document.querySelector('#gofish').dataset.serverMoves > {moves}"
+            " && ['idle', 'over'].includes(document.querySelector('#gofish').dataset.phase)"
+        )
         turns += 1
         assert turns < 200
     game = current(page)
@@ -211,11 +215,14 @@ def test_resume_after_reload_and_a_stale_tab(new_page, browser):
     wait_phase(page, "idle", "over")
     assert int(page.get_attribute("#gofish", "data-game-id")) == game.pk
     assert history(page) == before
-    assert page.inner_text("#gf-log") == log           # the log as it was, deal included
-    assert page.evaluate("""() => ({
+    assert page.inner_text("#gf-log") == log  # the log as it was, deal included
+    assert (
+        page.evaluate("""() => ({
         hand: [...document.querySelectorAll('#gf-hand .gf-card')].map(c => c.dataset.card),
         seats: [...document.querySelectorAll('#gf-seats .gf-seat')].map(s => s.textContent),
-        pond: document.querySelector('#gf-pond').textContent })""") == snapshot
+        pond: document.querySelector('#gf-pond').textContent })""")
+        == snapshot
+    )
     state = engine_state(game)
     assert sorted(snapshot["hand"]) == sorted(state.hands[0])
     check_history_against_server(page, state)
@@ -244,11 +251,14 @@ def test_resume_after_reload_and_a_stale_tab(new_page, browser):
         context.close()
 
 
-@pytest.mark.parametrize("locale,words", [
-    ("fr-FR", ["Pêche aux cartes", "Talon", "« Va à la pêche ! »", "carré"]),
-    ("de-DE", ["Go Fish mit Quartetten", "Teich", "„Geh angeln!“", "Quartett"]),
-    ("ja-JP", ["ブック付きゴーフィッシュ", "山札", "「ゴー・フィッシュ！」", "ブック"]),
-])
+@pytest.mark.parametrize(
+    "locale,words",
+    [
+        ("fr-FR", ["Pêche aux cartes", "Talon", "« Va à la pêche ! »", "carré"]),
+        ("de-DE", ["Go Fish mit Quartetten", "Teich", "„Geh angeln!“", "Quartett"]),
+        ("ja-JP", ["ブック付きゴーフィッシュ", "山札", "「ゴー・フィッシュ！」", "ブック"]),
+    ],
+)
 def test_localized_wording(new_page, locale, words):
     page = open_gofish(new_page, locale=locale)
     deal_with_keyboard(page, 2)
@@ -284,9 +294,12 @@ def ask_until_playback(page) -> bool:
         moves = int(page.get_attribute("#gofish", "data-server-moves"))
         page.click("#gf-hand button.gf-rank:not([aria-disabled])")
         # The counter follows the server once the reply has been played out.
-        page.wait_for_function(f"""() => {{ const g = document.querySelector('#gofish');
+        page.wait_for_function(
+            f"""() => {{ const g = document.querySelector('#gofish');
             return g.dataset.phase === 'playback' || (+g.dataset.serverMoves > {moves}
-                && ['idle', 'over'].includes(g.dataset.phase)); }}""", timeout=5000)
+                && ['idle', 'over'].includes(g.dataset.phase)); }}""",
+            timeout=5000,
+        )
         phase = page.get_attribute("#gofish", "data-phase")
         if phase != "idle":
             return phase == "playback"
@@ -297,11 +310,14 @@ def test_the_others_turn_is_skipped_by_a_key_a_tap_or_skip_and_the_log_stays_in_
     viewport = {"width": 844, "height": 390}
     page = open_slow(new_page, "en-US", viewport)
     assert page.is_disabled("#gf-skip")
-    for skip in (lambda: page.keyboard.press("Escape"), lambda: page.click("#gf-seats"),
-                 lambda: page.click("#gf-skip")):
+    for skip in (
+        lambda: page.keyboard.press("Escape"),
+        lambda: page.click("#gf-seats"),
+        lambda: page.click("#gf-skip"),
+    ):
         if not ask_until_playback(page):
             break
-        box = page.locator("#gf-log").bounding_box()   # the log is on screen while they play
+        box = page.locator("#gf-log").bounding_box()  # the log is on screen while they play
         assert box["y"] >= 0 and box["y"] + 40 <= viewport["height"], box
         assert page.is_enabled("#gf-skip")
         skip()
@@ -315,11 +331,11 @@ def test_the_others_turn_is_skipped_by_a_key_a_tap_or_skip_and_the_log_stays_in_
 def test_new_game_during_the_others_turn_opens_the_setup_alone(new_page):
     page = open_slow(new_page)
     assert ask_until_playback(page)
-    page.click("#gf-new")                              # one click, while they play
+    page.click("#gf-new")  # one click, while they play
     wait_phase(page, "setup", "over", "idle", timeout=SLOW_STEP // 2)
     assert page.is_visible("#gf-setup")
     assert not page.is_visible("#gf-game") and not page.is_visible("#gf-hand button")
-    page.click("#gf-setup-cancel")                     # the game is still there, at its end state
+    page.click("#gf-setup-cancel")  # the game is still there, at its end state
     assert page.is_visible("#gf-game")
     check_history_against_server(page, engine_state(current(page)))
 
@@ -331,12 +347,14 @@ def test_the_pace_is_remembered_and_instant_does_not_wait(new_page):
     page.reload()
     wait_phase(page, "idle")
     assert page.input_value("#gf-pace") == "instant"
-    for _ in range(10):                                # the others' turns: no step of 3 s
+    for _ in range(10):  # the others' turns: no step of 3 s
         moves = int(page.get_attribute("#gofish", "data-server-moves"))
         page.click("#gf-hand button.gf-rank:not([aria-disabled])")
-        page.wait_for_function(f"() => +document.querySelector('#gofish').dataset.serverMoves > {moves}"
-                               " && ['idle', 'over'].includes(document.querySelector('#gofish').dataset.phase)",
-                               timeout=SLOW_STEP // 2)
+        page.wait_for_function(
+            f"() => +document.querySelector('#gofish').dataset.serverMoves > {moves}"
+            " && ['idle', 'over'].includes(document.querySelector('#gofish').dataset.phase)",
+            timeout=SLOW_STEP // 2,
+        )
         if page.get_attribute("#gofish", "data-phase") == "over":
             break
     check_history_against_server(page, engine_state(current(page)))

@@ -1,4 +1,5 @@
 """Accept-Language picks the language; the picker remembers it; JS strings are translated too."""
+
 import pytest
 
 from .conftest import screenshot
@@ -16,8 +17,9 @@ def play_one_ask(page, name):
     page.keyboard.press("Enter")
     page.wait_for_selector("#hand button:focus")
     page.keyboard.press("Enter")
-    page.wait_for_function("document.getElementById('asks').textContent === '1' && "
-                           "document.querySelector('#turn').dataset.turn !== 'busy'")
+    page.wait_for_function(
+        "document.getElementById('asks').textContent === '1' && document.querySelector('#turn').dataset.turn !== 'busy'"
+    )
 
 
 def test_french_browser_sees_french(new_page):

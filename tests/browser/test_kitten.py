@@ -2,6 +2,7 @@
 
 Most tests set window.KITTEN_TIMING to zero durations; the animation test keeps the real
 ones (the page's data attributes)."""
+
 from __future__ import annotations
 
 import json
@@ -17,21 +18,36 @@ from .conftest import no_horizontal_scroll, screenshot
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FAST = {"deal": 0, "flip": 0, "highlight": 0, "slide": 0, "opponent": 0, "auto": 0}
-CAPTURE_SEED = "kt14"   # first="player": the player's second flip (move 3) fishes
-SHORT_SEED = "kt4809"   # first="player": the player's pile runs out after 51 moves
+CAPTURE_SEED = "kt14"  # first="player": the player's second flip (move 3) fishes
+SHORT_SEED = "kt4809"  # first="player": the player's pile runs out after 51 moves
 SEEDS = {  # the seeds' wording (shared/seeds/000 fr, 003 de, 002 ja)
-    "fr-FR": {"opponent_first": "Dans cette partie, l’adversaire retourne en premier",
-              "hint": "Touchez votre pile pour retourner", "wait": "Attendez l’adversaire",
-              "limit": "Limite de coups : le plus de cartes l’emporte", "fished": r"Pêché ! Vous prenez \d+ cartes",
-              "see": "Voir le résultat", "title": "La pêche du chaton"},
-    "de-DE": {"opponent_first": "In diesem Spiel deckt der Gegner zuerst auf", "hint": "Tippe auf deinen Stapel",
-              "wait": "Warte auf den Gegner", "limit": "Zuglimit erreicht – Kartenzahl entscheidet",
-              "fished": r"Geangelt! Du nimmst \d+ Karten", "see": "Zum Ergebnis",
-              "title": "Kätzchen-Angeln"},
-    "ja-JP": {"opponent_first": "この対局は相手が先にめくります", "hint": "山札をタップしてめくろう",
-              "wait": "相手を待っています", "limit": "手数の上限に達したため枚数で判定",
-              "fished": r"釣れた！あなたが \d+ 枚獲得", "see": "結果を見る",
-              "title": "子猫の魚釣り"},
+    "fr-FR": {
+        "opponent_first": "Dans cette partie, l’adversaire retourne en premier",
+        "hint": "Touchez votre pile pour retourner",
+        "wait": "Attendez l’adversaire",
+        "limit": "Limite de coups : le plus de cartes l’emporte",
+        "fished": r"Pêché ! Vous prenez \d+ cartes",
+        "see": "Voir le résultat",
+        "title": "La pêche du chaton",
+    },
+    "de-DE": {
+        "opponent_first": "In diesem Spiel deckt der Gegner zuerst auf",
+        "hint": "Tippe auf deinen Stapel",
+        "wait": "Warte auf den Gegner",
+        "limit": "Zuglimit erreicht – Kartenzahl entscheidet",
+        "fished": r"Geangelt! Du nimmst \d+ Karten",
+        "see": "Zum Ergebnis",
+        "title": "Kätzchen-Angeln",
+    },
+    "ja-JP": {
+        "opponent_first": "この対局は相手が先にめくります",
+        "hint": "山札をタップしてめくろう",
+        "wait": "相手を待っています",
+        "limit": "手数の上限に達したため枚数で判定",
+        "fished": r"釣れた！あなたが \d+ 枚獲得",
+        "see": "結果を見る",
+        "title": "子猫の魚釣り",
+    },
 }
 
 
@@ -81,7 +97,7 @@ def test_flip_by_tap_space_enter_and_button_with_the_first_game_hint(new_page):
     assert page.is_visible("#kt-hint") and page.inner_text("#kt-hint") == "Tap your pile to flip"
     assert page.inner_text("#kt-first") == "In this game, you flip first"
     assert shown(page) == {"piles": [26, 26], "table": [], "moves": 0, "turn": "player"}
-    page.click("#kt-pile-0")                        # tap the pile
+    page.click("#kt-pile-0")  # tap the pile
     wait_phase(page, "idle", "over")
     assert len(current(page).moves) == 1
     assert not page.is_visible("#kt-hint")
@@ -116,15 +132,15 @@ def test_kitten_waits_then_flips_and_a_tap_meanwhile_only_says_wait(new_page):
     assert page.inner_text("#kt-status") == SEEDS["fr-FR"]["wait"]
     screenshot(page, "kitten-waiting-fr")
     wait_phase(page, "idle", "over")
-    assert current(page).moves == ["flip"]           # the taps changed nothing
+    assert current(page).moves == ["flip"]  # the taps changed nothing
     assert shown(page)["moves"] == 2 and page.inner_text("#kt-turn") == "À vous"
 
 
 def test_a_key_or_tap_during_deal_or_capture_animation_only_finishes_it(new_page):
-    page = open_kitten(new_page, "fr-FR", timing=None)   # real durations
+    page = open_kitten(new_page, "fr-FR", timing=None)  # real durations
     page.wait_for_selector('#kitten[data-phase="dealing"]')
     assert page.is_visible("#kt-skip") and page.inner_text("#kt-skip") == "Passer"
-    page.keyboard.press("Space")                     # during the deal: finishes it, flips nothing
+    page.keyboard.press("Space")  # during the deal: finishes it, flips nothing
     wait_phase(page, "idle", timeout=1000)
     assert shown(page)["piles"] == [26, 26] and not page.is_visible("#kt-skip")
     assert current(page).moves == []
@@ -133,26 +149,28 @@ def test_a_key_or_tap_during_deal_or_capture_animation_only_finishes_it(new_page
     page.click("#kt-pile-0")
     wait_phase(page, "idle")
     before = shown(page)
-    page.keyboard.press("Enter")                     # move 3: the player fishes
+    page.keyboard.press("Enter")  # move 3: the player fishes
     page.wait_for_selector("#kt-table .kt-match", timeout=3000)
-    assert page.locator("#kt-table .kt-match").count() == 2    # the two matching cards
+    assert page.locator("#kt-table .kt-match").count() == 2  # the two matching cards
     assert re.fullmatch(SEEDS["fr-FR"]["fished"], page.inner_text("#kt-status"))
     screenshot(page, "kitten-capture-fr")
-    page.keyboard.press("Space")                     # during the capture: only finishes it
+    page.keyboard.press("Space")  # during the capture: only finishes it
     page.wait_for_selector('#kitten[data-animating="false"]', timeout=300)
     assert page.locator("#kt-table .kt-match").count() == 0
     assert shown(page)["piles"][0] > before["piles"][0]
-    page.wait_for_selector('#kitten[data-phase="opponent"]', timeout=300)   # Kitten thinks next
+    page.wait_for_selector('#kitten[data-phase="opponent"]', timeout=300)  # Kitten thinks next
     wait_phase(page, "idle", timeout=5000)
-    assert current(page).moves == ["flip", "flip"]   # no extra flip from the key
-    assert shown(page) == {**{k: v for k, v in server_view(current(page)).items()
-                               if k in ("piles", "table", "moves")}, "turn": "player"}
+    assert current(page).moves == ["flip", "flip"]  # no extra flip from the key
+    assert shown(page) == {
+        **{k: v for k, v in server_view(current(page)).items() if k in ("piles", "table", "moves")},
+        "turn": "player",
+    }
 
 
 def test_a_tap_finishes_the_deal_and_skip_skips_it(new_page):
     page = open_kitten(new_page, timing={**FAST, "deal": 4000})
     page.wait_for_selector('#kitten[data-phase="dealing"]')
-    page.click("#kt-pile-0")                         # a tap during the deal: no flip
+    page.click("#kt-pile-0")  # a tap during the deal: no flip
     wait_phase(page, "idle", timeout=1000)
     assert shown(page)["piles"] == [26, 26] and current(page).moves == []
     page.click("#kt-new")
@@ -160,7 +178,7 @@ def test_a_tap_finishes_the_deal_and_skip_skips_it(new_page):
     page.wait_for_selector('#kitten[data-phase="dealing"]')
     page.click("#kt-skip")
     wait_phase(page, "idle", timeout=1000)
-    assert shown(page)["moves"] == 1 and current(page).moves == []   # Kitten opened this one
+    assert shown(page)["moves"] == 1 and current(page).moves == []  # Kitten opened this one
 
 
 @pytest.mark.parametrize("locale", ["fr-FR", "de-DE", "ja-JP"])
@@ -173,7 +191,7 @@ def test_first_player_alternates_with_its_message(new_page, locale):
     assert page.inner_text("#kt-first") != texts["opponent_first"]
     assert page.inner_text("#kt-result") == texts["see"]
     first_id = current(page).pk
-    page.click("#kt-new")                            # mid-game: asks first
+    page.click("#kt-new")  # mid-game: asks first
     page.wait_for_selector("#kt-confirm[open]")
     page.click("#kt-confirm-cancel")
     assert current(page).pk == first_id
@@ -184,7 +202,7 @@ def test_first_player_alternates_with_its_message(new_page, locale):
     game = current(page)
     assert game.options["first"] == "opponent"
     assert page.inner_text("#kt-first") == texts["opponent_first"]
-    assert not page.is_visible("#kt-hint")           # only the first game shows the hint
+    assert not page.is_visible("#kt-hint")  # only the first game shows the hint
     assert shown(page)["moves"] == 1 and len(shown(page)["table"]) == 1  # Kitten's opening flip
     screenshot(page, f"kitten-opponent-first-{locale[:2]}")
     page.click("#kt-new")
@@ -203,7 +221,7 @@ def test_reload_rotation_and_resize_resume_exactly(new_page):
         wait_phase(page, "idle", "over")
     before = shown(page)
     game_id = current(page).pk
-    page.set_viewport_size({"width": 844, "height": 390})    # rotation: no reload, same game
+    page.set_viewport_size({"width": 844, "height": 390})  # rotation: no reload, same game
     assert shown(page) == before and no_horizontal_scroll(page)
     page.reload()
     wait_phase(page, "idle", "over")
@@ -218,10 +236,10 @@ def test_auto_by_hand_and_see_result_give_the_same_true_result(new_page):
     page = open_kitten(new_page)
     wait_phase(page, "idle")
     restart_with(page, SHORT_SEED)
-    page.click("#kt-auto")                           # Auto flips the player's cards too
+    page.click("#kt-auto")  # Auto flips the player's cards too
     assert page.get_attribute("#kt-auto", "aria-pressed") == "true"
     page.wait_for_function("+document.querySelector('#kt-moves').textContent >= 9")
-    page.click("#kt-auto")                           # switchable any time
+    page.click("#kt-auto")  # switchable any time
     wait_phase(page, "idle")
     paused = len(current(page).moves)
     page.wait_for_timeout(200)
@@ -236,12 +254,12 @@ def test_auto_by_hand_and_see_result_give_the_same_true_result(new_page):
     assert page.inner_text("#kt-end-reason") == "Your pile ran out"
     assert page.inner_text("#kt-end-player") == "0" and page.inner_text("#kt-end-opponent") == "51"
     assert page.inner_text("#kt-end-moves") == "51"
-    assert "kt-low" in page.get_attribute("#kt-count-0", "class")   # a small pile stands out
+    assert "kt-low" in page.get_attribute("#kt-count-0", "class")  # a small pile stands out
     assert page.inner_text("#kt-tally").split() == ["Won", "0", "Lost", "1", "Drawn", "0"]
     screenshot(page, "kitten-end-desktop")
     page.click("#kt-auto")
 
-    page.click("#kt-replay")                         # Replay: the next game at once (Kitten first)
+    page.click("#kt-replay")  # Replay: the next game at once (Kitten first)
     page.wait_for_function(f"document.querySelector('#kitten').dataset.gameId !== '{by_hand.pk}'")
     wait_phase(page, "idle")
     game = current(page)
@@ -272,21 +290,26 @@ def test_move_limit_result_panel_in_french(new_page):
     outcome = ENGINE.conformance({"seed": "limit-deal", "first": "player", "limit": 40})
     assert outcome["reason"] == "limit"
     assert page.inner_text("#kt-end-reason") == SEEDS["fr-FR"]["limit"]
-    assert page.inner_text("#kt-end-title") == {"player": "Victoire !", "opponent": "Défaite",
-                                               "draw": "Égalité"}[outcome["winner"]]
+    assert (
+        page.inner_text("#kt-end-title")
+        == {"player": "Victoire !", "opponent": "Défaite", "draw": "Égalité"}[outcome["winner"]]
+    )
     assert page.inner_text("#kt-end-moves") == "40"
     assert page.inner_text("#kt-end-player") == str(outcome["player_cards"])
     assert page.inner_text("#kt-end-opponent") == str(outcome["opponent_cards"])
     assert page.inner_text("#kt-replay") == "Rejouer"
-    page.click("#kt-new")                            # over: no confirmation needed
+    page.click("#kt-new")  # over: no confirmation needed
     page.wait_for_function("document.querySelector('#kitten').dataset.phase === 'idle'")
     assert not page.is_visible("#kt-confirm")
 
 
-@pytest.mark.parametrize("locale,viewport,name", [
-    ("ja-JP", {"width": 390, "height": 844}, "portrait-ja"),
-    ("de-DE", {"width": 844, "height": 390}, "landscape-de"),
-])
+@pytest.mark.parametrize(
+    "locale,viewport,name",
+    [
+        ("ja-JP", {"width": 390, "height": 844}, "portrait-ja"),
+        ("de-DE", {"width": 844, "height": 390}, "landscape-de"),
+    ],
+)
 def test_phone_portrait_and_landscape_fit_without_horizontal_scroll(new_page, locale, viewport, name):
     page = open_kitten(new_page, locale, viewport=viewport)
     wait_phase(page, "idle")
@@ -316,21 +339,21 @@ def wait_animating(page):
 def test_every_control_acts_on_the_first_click_or_key_during_an_animation(new_page):
     page = open_kitten(new_page, timing=SLOW_FLIP)
     wait_phase(page, "idle")
-    page.click("#kt-pile-0")                         # a tap on the table starts a flip
+    page.click("#kt-pile-0")  # a tap on the table starts a flip
     wait_animating(page)
-    page.click("#kt-auto")                           # Auto on: at once, and the flip finishes
+    page.click("#kt-auto")  # Auto on: at once, and the flip finishes
     assert page.get_attribute("#kt-auto", "aria-pressed") == "true"
     # The 4 s flip was finished: Kitten's flip (move 2) is already on the table.
     page.wait_for_function("+document.querySelector('#kt-moves').textContent >= 2", timeout=1500)
-    wait_animating(page)                             # Auto keeps flipping…
-    page.click("#kt-auto")                           # …and one click turns it off, mid-animation
+    wait_animating(page)  # Auto keeps flipping…
+    page.click("#kt-auto")  # …and one click turns it off, mid-animation
     assert page.get_attribute("#kt-auto", "aria-pressed") == "false"
     wait_phase(page, "idle")
     stopped = len(current(page).moves)
-    page.wait_for_timeout(300)                       # a flip Auto would have made is due by now
+    page.wait_for_timeout(300)  # a flip Auto would have made is due by now
     assert len(current(page).moves) == stopped
 
-    page.locator("#kt-auto").focus()                 # the same with the keyboard
+    page.locator("#kt-auto").focus()  # the same with the keyboard
     page.click("#kt-pile-0")
     wait_animating(page)
     page.locator("#kt-auto").focus()
@@ -340,7 +363,7 @@ def test_every_control_acts_on_the_first_click_or_key_during_an_animation(new_pa
     assert page.get_attribute("#kt-auto", "aria-pressed") == "false"
     wait_phase(page, "idle")
 
-    for control in ("#kt-result", "#kt-new"):        # both ask first, at once
+    for control in ("#kt-result", "#kt-new"):  # both ask first, at once
         page.click("#kt-pile-0")
         wait_animating(page)
         page.click(control)
@@ -350,7 +373,7 @@ def test_every_control_acts_on_the_first_click_or_key_during_an_animation(new_pa
     page.click("#kt-pile-0")
     wait_animating(page)
     page.click("#kt-result")
-    page.click("#kt-confirm-ok")                     # See result goes all the way
+    page.click("#kt-confirm-ok")  # See result goes all the way
     wait_phase(page, "over")
     assert current(page).status == "over"
 
@@ -363,7 +386,7 @@ def test_the_pace_is_remembered_and_instant_plays_without_animation(new_page):
     page.reload()
     wait_phase(page, "idle")
     assert page.input_value("#kt-pace") == "instant"
-    page.click("#kt-pile-0")                         # 4 s at normal pace, none at instant
+    page.click("#kt-pile-0")  # 4 s at normal pace, none at instant
     wait_phase(page, "idle", timeout=2000)
     assert len(current(page).moves) == 1
 
@@ -371,12 +394,27 @@ def test_the_pace_is_remembered_and_instant_plays_without_animation(new_page):
 # The end in each language: the title and the status line say the same words as the end
 # panel's reason, and the turn label names a game as the page's New game button does.
 VOICE = {
-    "fr-FR": {"title": "Défaite", "status": "Défaite — votre pile est épuisée",
-              "reason": "Votre pile est épuisée", "turn": "Partie terminée", "game": "partie"},
-    "de-DE": {"title": "Niederlage", "status": "Niederlage: Dein Stapel ist leer",
-              "reason": "Dein Stapel ist leer", "turn": "Spiel vorbei", "game": "Spiel"},
-    "ja-JP": {"title": "あなたの負け", "status": "あなたの負け：あなたの山札がなくなりました",
-              "reason": "あなたの山札がなくなりました", "turn": "対局終了", "game": "対局"},
+    "fr-FR": {
+        "title": "Défaite",
+        "status": "Défaite — votre pile est épuisée",
+        "reason": "Votre pile est épuisée",
+        "turn": "Partie terminée",
+        "game": "partie",
+    },
+    "de-DE": {
+        "title": "Niederlage",
+        "status": "Niederlage: Dein Stapel ist leer",
+        "reason": "Dein Stapel ist leer",
+        "turn": "Spiel vorbei",
+        "game": "Spiel",
+    },
+    "ja-JP": {
+        "title": "あなたの負け",
+        "status": "あなたの負け：あなたの山札がなくなりました",
+        "reason": "あなたの山札がなくなりました",
+        "turn": "対局終了",
+        "game": "対局",
+    },
 }
 
 
@@ -389,10 +427,10 @@ def test_the_end_speaks_with_the_pages_own_voice_and_survives_a_reload(new_page,
     page.click("#kt-flip")
     wait_phase(page, "idle")
     during = page.inner_text("#kt-status")
-    assert during                                    # the last flip, in words
+    assert during  # the last flip, in words
     page.reload()
     wait_phase(page, "idle")
-    assert page.inner_text("#kt-status") == during   # resumed as it was
+    assert page.inner_text("#kt-status") == during  # resumed as it was
     page.click("#kt-result")
     page.click("#kt-confirm-ok")
     wait_phase(page, "over")
@@ -409,8 +447,9 @@ def test_the_end_speaks_with_the_pages_own_voice_and_survives_a_reload(new_page,
     assert page.inner_text("#kt-end-title") == words["title"]
 
 
-@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 844, "height": 390},
-                                      {"width": 1280, "height": 800}])
+@pytest.mark.parametrize(
+    "viewport", [{"width": 390, "height": 844}, {"width": 844, "height": 390}, {"width": 1280, "height": 800}]
+)
 def test_the_controls_stay_still_over_a_game_and_card_labels_never_wrap(new_page, viewport):
     page = open_kitten(new_page, "de-DE", viewport=viewport)
     wait_phase(page, "idle")
@@ -418,9 +457,9 @@ def test_the_controls_stay_still_over_a_game_and_card_labels_never_wrap(new_page
                       return [Math.round(r.left + scrollX), Math.round(r.top + scrollY)]; }"""
     controls = ("#kt-flip", "#kt-pile-0", "#kt-auto", "#kt-new", "#kt-pace")
     start = {c: page.evaluate(place, c) for c in controls}
-    restart_with(page, LONG_ROW_SEED)                # the hint was there; now it is not
+    restart_with(page, LONG_ROW_SEED)  # the hint was there; now it is not
     widest = 0
-    for _ in range(7):                               # up to 12 cards on the table
+    for _ in range(7):  # up to 12 cards on the table
         page.click("#kt-flip")
         wait_phase(page, "idle")
         assert {c: page.evaluate(place, c) for c in controls} == start

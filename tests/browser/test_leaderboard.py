@@ -1,4 +1,5 @@
 """The leaderboard page: viewer highlighted, pagination, histogram, commitment and seed."""
+
 import datetime as dt
 import hashlib
 
@@ -17,8 +18,9 @@ def finish_game(client, date="today"):
 
     view = client.post(f"/api/challenges/{date}/attempt", format="json").json()
     while not view["over"]:
-        view = client.post(f"/api/attempts/{view['id']}/asks",
-                           {"rank": view["hand"][0][:-1], "move": view["move"]}, format="json").json()
+        view = client.post(
+            f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": view["move"]}, format="json"
+        ).json()
     attempt_verify(attempt_id=view["id"])  # the worker's role, whatever the broker
     return client.get(f"/api/attempts/{view['id']}").json()
 

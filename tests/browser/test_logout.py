@@ -1,5 +1,6 @@
 """The header's log-out button (base.html, logout.js): on every page for a signed-in player;
 a player without a password is warned in the page first, in their language."""
+
 import pytest
 
 from .conftest import no_horizontal_scroll, screenshot
@@ -13,8 +14,9 @@ def sign_up(page, name: str, password: str | None = None) -> None:
     assert created.status == 201, created.text()
     if password:
         csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
-        changed = page.request.post(page.base + "/api/players/me/password", data={"password": password},
-                                    headers={"X-CSRFToken": csrf})
+        changed = page.request.post(
+            page.base + "/api/players/me/password", data={"password": password}, headers={"X-CSRFToken": csrf}
+        )
         assert changed.ok, changed.text()
 
 
@@ -51,8 +53,9 @@ def test_a_player_with_a_password_logs_out_at_once(new_page):
         page.locator(".logout-button").click()
     assert page.locator(".logout-button").count() == 0 and not signed_in(page)
     # They can come back with their name and password.
-    assert page.request.post(page.base + "/api/session",
-                             data={"name": "Keyed Leaver", "password": "keyed leaver pass 1"}).ok
+    assert page.request.post(
+        page.base + "/api/session", data={"name": "Keyed Leaver", "password": "keyed leaver pass 1"}
+    ).ok
 
 
 def test_no_log_out_button_when_signed_out(new_page):
@@ -61,8 +64,12 @@ def test_no_log_out_button_when_signed_out(new_page):
     assert page.locator(".logout-button").count() == 0 and page.locator("#logout-dialog").count() == 0
 
 
-TITLES = {"en-US": "Log out without a password?", "fr-FR": "Te déconnecter sans mot de passe ?",
-          "de-DE": "Ohne Passwort abmelden?", "ja-JP": "パスワードなしでログアウトしますか？"}
+TITLES = {
+    "en-US": "Log out without a password?",
+    "fr-FR": "Te déconnecter sans mot de passe ?",
+    "de-DE": "Ohne Passwort abmelden?",
+    "ja-JP": "パスワードなしでログアウトしますか？",
+}
 
 
 @pytest.mark.parametrize("locale", list(TITLES))

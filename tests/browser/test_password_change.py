@@ -1,5 +1,6 @@
 """A password changed on one device ends the player's sessions on every other device at
 once (issue 16), and the device that changed it stays signed in."""
+
 import pytest
 
 from .test_logout import sign_up, signed_in
@@ -27,7 +28,10 @@ def test_a_password_change_on_one_device_signs_the_other_out_at_once(new_page):
     laptop.reload()  # its very next request: signed out, the log-in form is back
     assert laptop.locator("#login-form").is_visible() and laptop.locator(".logout-button").count() == 0
     assert not signed_in(laptop)
-    old = laptop.request.post(laptop.base + "/api/session", data={"name": "Two Devices", "password": "first password 1"})
+    old = laptop.request.post(
+        laptop.base + "/api/session", data={"name": "Two Devices", "password": "first password 1"}
+    )
     assert old.status == 401
-    assert laptop.request.post(laptop.base + "/api/session",
-                               data={"name": "Two Devices", "password": "second password 2"}).ok
+    assert laptop.request.post(
+        laptop.base + "/api/session", data={"name": "Two Devices", "password": "second password 2"}
+    ).ok

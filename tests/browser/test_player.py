@@ -1,4 +1,5 @@
 """The player page: results by day, best score, streaks, password and log-in forms."""
+
 import datetime as dt
 
 import pytest

@@ -1,5 +1,6 @@
 """A public replay in Chromium: stepped by keyboard, the whole deal face up, the lessons
 link to their ask; no serious axe violation, in the four languages."""
+
 from __future__ import annotations
 
 import datetime as dt

@@ -1,6 +1,7 @@
 """The full stack (gunicorn + worker + beat via scripts/stack) on the test database (or a
 Postgres cluster of the test's own, which it may stop and start again), with a Redis of
 the session's own server or of the test's own, and a small HTTP client."""
+
 from __future__ import annotations
 
 import http.client
@@ -25,16 +26,22 @@ class Stack:
         self.env = dict(
             os.environ,
             DATABASE_URL=database_url,
-            REDIS_URL=redis_url, DJANGO_SETTINGS_MODULE="config.settings.test",
+            REDIS_URL=redis_url,
+            DJANGO_SETTINGS_MODULE="config.settings.test",
             # config/settings/test.py puts TEST_REDIS_DB into REDIS_URL: the one asked for.
             TEST_REDIS_DB=urlsplit(redis_url).path.strip("/") or "0",
-            STACK_RUN_DIR=str(run_dir), STACK_BIND=f"127.0.0.1:{port}", STACK_SKIP_SETUP="1",
-            SWEEP_SECONDS="1", WEB_CONCURRENCY="2", WORKER_CONCURRENCY="1",
+            STACK_RUN_DIR=str(run_dir),
+            STACK_BIND=f"127.0.0.1:{port}",
+            STACK_SKIP_SETUP="1",
+            SWEEP_SECONDS="1",
+            WEB_CONCURRENCY="2",
+            WORKER_CONCURRENCY="1",
         )
 
     def run(self, action: str) -> None:
-        subprocess.run([str(ROOT / "scripts" / "stack"), action], env=self.env, check=True, timeout=120,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [str(ROOT / "scripts" / "stack"), action], env=self.env, check=True, timeout=120, stdout=subprocess.DEVNULL
+        )
 
 
 class Client:
@@ -78,8 +85,9 @@ def stack_factory(tmp_path, django_db_setup):
     from django.db import connection
 
     db = settings.DATABASES["default"]
-    test_database = (f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/"
-                     f"{connection.settings_dict['NAME']}")
+    test_database = (
+        f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{connection.settings_dict['NAME']}"
+    )
     stacks: list[Stack] = []
 
     def make(redis_url: str, database_url: str | None = None) -> Stack:
@@ -110,8 +118,14 @@ def own_postgres():
         cluster.create_database("own")
         env = dict(os.environ, DATABASE_URL=cluster.url("own"), DJANGO_SETTINGS_MODULE="config.settings.test")
         for command in (["migrate", "--noinput", "-v0"], ["ensure_challenges"]):
-            subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True, timeout=300,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [sys.executable, "manage.py", *command],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                timeout=300,
+                stdout=subprocess.DEVNULL,
+            )
         yield cluster
     finally:
         cluster.remove()
@@ -130,8 +144,9 @@ def own_query(url: str, sql: str, params=()) -> list[tuple]:
 def play_until_over(client: Client, view: dict, log: list[tuple[str, int]], pause: float = 0.0) -> dict:
     """Ask the first rank in hand until the game ends; retries what a 503 refused."""
     while view.get("status") == "playing":
-        status, new = client.call("POST", f"/api/attempts/{view['id']}/asks",
-                                  {"rank": view["hand"][0][:-1], "move": view["move"]})
+        status, new = client.call(
+            "POST", f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": view["move"]}
+        )
         log.append(("ask", status))
         if status == 200:
             view = new

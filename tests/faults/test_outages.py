@@ -2,6 +2,7 @@
 players finish their games; Postgres restarted mid-load. Nothing lost, nothing duplicated,
 no 5xx on the play path except clean 503s while the database itself is down. The servers
 broken are the tests' own (tests/servers.py), never the machine's."""
+
 from __future__ import annotations
 
 import threading
@@ -58,14 +59,17 @@ def index_matches_sql(redis_url: str, challenge_id: int) -> bool:
     if not client.exists(rank_index.ready_key(challenge_id)):
         return False
     indexed = [int(m) for m in client.zrange(rank_index.key(challenge_id), 0, -1)]
-    by_sql = list(selectors.ranked_results(challenge_id).order_by(*selectors.RANK_ORDER)
-                  .values_list("attempt_id", flat=True))
+    by_sql = list(
+        selectors.ranked_results(challenge_id).order_by(*selectors.RANK_ORDER).values_list("attempt_id", flat=True)
+    )
     return indexed == by_sql
 
 
 def finished_and_status(attempts) -> dict[int, tuple[bool, str]]:
-    return {pk: (finished is not None, status) for pk, finished, status in
-            attempts.values_list("pk", "finished_at", "status")}
+    return {
+        pk: (finished is not None, status)
+        for pk, finished, status in attempts.values_list("pk", "finished_at", "status")
+    }
 
 
 def test_redis_stopped_30s_while_100_players_finish(stack_factory, own_redis):
@@ -99,8 +103,9 @@ def test_redis_stopped_30s_while_100_players_finish(stack_factory, own_redis):
     # No 5xx, and no refused or broken connection (status 0) either, on the whole play path.
     assert log and all(0 < status < 500 for _, status in log), (sorted({s for _, s in log}), Client.errors[:5])
     assert Attempt.objects.filter(pk__in=ids, finished_at__isnull=False).count() == 100
-    wait_for(lambda: not Attempt.objects.filter(pk__in=ids).exclude(status="verified").exists(), timeout=120,
-             interval=0.5)
+    wait_for(
+        lambda: not Attempt.objects.filter(pk__in=ids).exclude(status="verified").exists(), timeout=120, interval=0.5
+    )
     challenge_id = Attempt.objects.get(pk=ids[0]).challenge_id
     client = players[0][0]
     reads: list[int] = []
@@ -114,8 +119,10 @@ def test_redis_stopped_30s_while_100_players_finish(stack_factory, own_redis):
     wait_for(rebuilt, timeout=60, interval=0.5)
     assert set(reads) == {200}, (reads, Client.errors[-3:])
     ranked_after = time.monotonic() - back_at
-    print(f"redis down {back_at - stopped_at:.0f}s, {len(finished_while_down)} games finished meanwhile; "
-          f"all 100 verified and ranked {ranked_after:.1f}s after it returned ({len(reads)} board reads)")
+    print(
+        f"redis down {back_at - stopped_at:.0f}s, {len(finished_while_down)} games finished meanwhile; "
+        f"all 100 verified and ranked {ranked_after:.1f}s after it returned ({len(reads)} board reads)"
+    )
     assert Result.objects.filter(attempt_id__in=ids).count() == 100
     status, board = client.call("GET", f"/api/leaderboard/{days.today()}?limit=200")
     assert board["total"] == 100
@@ -146,7 +153,8 @@ def test_postgres_restarted_mid_load(own_postgres, stack_factory):  # the stack 
         joiner = play_all(players, threads=5, pause=0.05, log=log)
         time.sleep(2)
         [(playing_at_stop,)] = own_query(
-            database_url, f"SELECT count(*) FROM {attempts} WHERE id = ANY(%s) AND status = 'playing'", [ids])
+            database_url, f"SELECT count(*) FROM {attempts} WHERE id = ANY(%s) AND status = 'playing'", [ids]
+        )
         logged_at_stop = len(log)
         own_postgres.stop("fast")
         time.sleep(4)
@@ -169,9 +177,13 @@ def test_postgres_restarted_mid_load(own_postgres, stack_factory):  # the stack 
         return [s for (s,) in own_query(database_url, f"SELECT status FROM {attempts} WHERE id = ANY(%s)", [ids])]
 
     wait_for(lambda: statuses() == ["verified"] * 20, timeout=120, interval=0.5)
-    rows = own_query(database_url, f"SELECT c.seed, a.moves, r.score FROM {attempts} a "
-                                   f"JOIN {challenges} c ON c.id = a.challenge_id "
-                                   f"JOIN {results} r ON r.attempt_id = a.id WHERE a.id = ANY(%s)", [ids])
+    rows = own_query(
+        database_url,
+        f"SELECT c.seed, a.moves, r.score FROM {attempts} a "
+        f"JOIN {challenges} c ON c.id = a.challenge_id "
+        f"JOIN {results} r ON r.attempt_id = a.id WHERE a.id = ANY(%s)",
+        [ids],
+    )
     assert len(rows) == 20  # one result each
     for seed, moves, score in rows:
         state = ENGINE.replay({"seed": seed}, moves)  # whole, valid, complete

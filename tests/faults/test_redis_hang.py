@@ -12,6 +12,7 @@ The hang is a small TCP proxy in threads in front of a redis-server of the test'
 it forwards, or swallows everything it is sent. Runs on SQLite and on Postgres; needs
 redis-server. Celery runs eagerly here, so the sweeper's re-enqueue verifies in process.
 """
+
 from __future__ import annotations
 
 import select
@@ -127,9 +128,11 @@ def play_timed(client: Client, view: dict, latencies: list[float], statuses: lis
     """Ask the first rank in hand until the game is over, timing each ask."""
     while view["status"] == "playing":
         began = time.perf_counter()
-        response = client.post(f"/api/attempts/{view['id']}/asks",
-                               {"rank": view["hand"][0][:-1], "move": view["move"]},
-                               content_type="application/json")
+        response = client.post(
+            f"/api/attempts/{view['id']}/asks",
+            {"rank": view["hand"][0][:-1], "move": view["move"]},
+            content_type="application/json",
+        )
         latencies.append(time.perf_counter() - began)
         statuses.append(response.status_code)
         assert response.status_code == 200, response.content
@@ -139,8 +142,7 @@ def play_timed(client: Client, view: dict, latencies: list[float], statuses: lis
 
 def test_a_hung_redis_costs_asks_milliseconds_and_loses_nothing(flaky_redis):
     url = flaky_redis.url
-    store = {"default": {"BACKEND": "config.cache.GuardedRedisCache", "LOCATION": url,
-                         "KEY_PREFIX": "cache"}}
+    store = {"default": {"BACKEND": "config.cache.GuardedRedisCache", "LOCATION": url, "KEY_PREFIX": "cache"}}
     limits = {"asks": "600/minute", "players": "100/hour"}  # on, as in production: every ask counts
     statuses: list[int] = []
     # Celery reads Django's settings as it goes: eager here, the verification runs in process.
@@ -165,14 +167,18 @@ def test_a_hung_redis_costs_asks_milliseconds_and_loses_nothing(flaky_redis):
         # The rest of the site keeps answering too: a sign-up (its limit counted in memory),
         # the leaderboard and a finished player's rank (SQL).
         late, _ = browser("Hang late", statuses)
-        statuses += [players[0][0].get("/api/leaderboard/today").status_code,
-                     players[0][0].get("/api/leaderboard/today/me").status_code]
+        statuses += [
+            players[0][0].get("/api/leaderboard/today").status_code,
+            players[0][0].get("/api/leaderboard/today/me").status_code,
+        ]
         hang_seconds = time.monotonic() - hung_at
         asked_while_hung = flaky_redis.swallowed
         median_normal, median_hung = statistics.median(normal), statistics.median(hung)
-        print(f"asks: normal n={len(normal)} median {median_normal * 1000:.1f} ms; "
-              f"hung n={len(hung)} median {median_hung * 1000:.1f} ms, max {max(hung) * 1000:.0f} ms; "
-              f"Redis asked {asked_while_hung} times in {hang_seconds:.1f} s of hang")
+        print(
+            f"asks: normal n={len(normal)} median {median_normal * 1000:.1f} ms; "
+            f"hung n={len(hung)} median {median_hung * 1000:.1f} ms, max {max(hung) * 1000:.0f} ms; "
+            f"Redis asked {asked_while_hung} times in {hang_seconds:.1f} s of hang"
+        )
         breaker = guard.breaker(url)
         assert breaker.trips >= 1 and breaker.skipped > 0  # opened, and spared calls
         # Generous (this machine is shared, and SQLite's writes vary): the point is
@@ -199,8 +205,9 @@ def test_a_hung_redis_costs_asks_milliseconds_and_loses_nothing(flaky_redis):
         challenge_id = hung_games[0].challenge_id
         players[0][0].get("/api/leaderboard/today")  # not ready after the hang's failed reads: rebuilt
         assert rank_index.is_ready(challenge_id)
-        by_sql = list(selectors.ranked_results(challenge_id).order_by(*selectors.RANK_ORDER)
-                      .values_list("attempt_id", flat=True))
+        by_sql = list(
+            selectors.ranked_results(challenge_id).order_by(*selectors.RANK_ORDER).values_list("attempt_id", flat=True)
+        )
         assert rank_index.page(challenge_id, 0, 10) == (4, by_sql)
         for client, view in players:
             me = client.get("/api/leaderboard/today/me")

@@ -1,6 +1,7 @@
 """schemathesis against the OpenAPI schema on the full stack: thousands of generated
 requests, authenticated and not — zero 5xx, zero schema violations (status codes,
 content types, response bodies and headers as documented; invalid input refused)."""
+
 from __future__ import annotations
 
 import re
@@ -27,16 +28,39 @@ def test_generated_requests_find_no_5xx_and_no_schema_violation(stack_factory, a
         assert status == 201
         # Generated requests must not end the prober itself halfway (deleting the player or
         # rotating its token): every later request would be a 401 and test nothing else.
-        headers = ["-H", f"Authorization: Token {me['token']}",
-                   "--exclude-operation-id", "player_delete", "--exclude-operation-id", "player_rotate_token"]
+        headers = [
+            "-H",
+            f"Authorization: Token {me['token']}",
+            "--exclude-operation-id",
+            "player_delete",
+            "--exclude-operation-id",
+            "player_rotate_token",
+        ]
     run = subprocess.run(
-        [str(Path(sys.executable).with_name("schemathesis")), "run", str(ROOT / "docs" / "openapi.yaml"),
-         "--url", f"http://127.0.0.1:{stack.port}", "--checks", "all",
-         # "A schema-valid request must get a 2xx" does not hold for game rules (asking a
-         # rank you do not hold is schema-valid and a 400): every other check runs.
-         "--exclude-checks", "positive_data_acceptance",
-         "--max-examples", "100", "--seed", "7", "--request-timeout", "10", *headers],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        [
+            str(Path(sys.executable).with_name("schemathesis")),
+            "run",
+            str(ROOT / "docs" / "openapi.yaml"),
+            "--url",
+            f"http://127.0.0.1:{stack.port}",
+            "--checks",
+            "all",
+            # "A schema-valid request must get a 2xx" does not hold for game rules (asking a
+            # rank you do not hold is schema-valid and a 400): every other check runs.
+            "--exclude-checks",
+            "positive_data_acceptance",
+            "--max-examples",
+            "100",
+            "--seed",
+            "7",
+            "--request-timeout",
+            "10",
+            *headers,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     summary = run.stdout[-3000:]
     assert run.returncode == 0, summary

@@ -1,21 +1,21 @@
 """Fault: the verification worker is SIGKILLed twice while 200 finished attempts are being
 verified, each time while it holds ids it has taken from the pending list and not yet
 committed. Every attempt ends `verified` exactly once and the ranks are consistent."""
+
 from __future__ import annotations
 
 import threading
 import time
 
 import pytest
-
-from bench.fixtures import finished_attempts
 from django.db import connection
 from django.utils import timezone
 
+from bench.fixtures import finished_attempts
 from challenges import days, services
+from challenges.models import Attempt
 from challenges.services import VERIFY_PENDING
 from config.redis_client import redis_client
-from challenges.models import Attempt
 from leaderboard import rank_index, selectors
 from leaderboard.models import Result
 from leaderboard.services import rebuild_index
@@ -53,8 +53,10 @@ def test_worker_sigkilled_twice_loses_and_duplicates_nothing(celery_worker_proce
     def no_worker_session() -> bool:
         """The killed worker's Postgres sessions are gone: a commit it had sent is in or out."""
         with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                           "AND pid <> pg_backend_pid() AND backend_type = 'client backend'")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+            )
             return cursor.fetchone()[0] == 0
 
     stranded: set[int] = set()  # held() once the last kill was over
@@ -111,8 +113,9 @@ def test_worker_sigkilled_twice_loses_and_duplicates_nothing(celery_worker_proce
     # The rank index holds each result once, in the order SQL ranks them.
     wait_for(lambda: rank_index.page(challenge.pk, 0, 1000)[0] == 200, timeout=30)
     _, indexed = rank_index.page(challenge.pk, 0, 1000)
-    by_sql = list(selectors.ranked_results(challenge.pk).order_by(*selectors.RANK_ORDER)
-                  .values_list("attempt_id", flat=True))
+    by_sql = list(
+        selectors.ranked_results(challenge.pk).order_by(*selectors.RANK_ORDER).values_list("attempt_id", flat=True)
+    )
     assert indexed == by_sql
     for result in Result.objects.filter(attempt_id__in=ids[:20]):
         assert selectors.result_rank(result) == selectors.sql_rank(result)

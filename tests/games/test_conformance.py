@@ -1,4 +1,5 @@
 """Every shared vector through the real command, and the rules library's purity."""
+
 from __future__ import annotations
 
 import ast
@@ -18,8 +19,14 @@ VECTOR_FILES = sorted((SHARED / "vectors").glob("*.jsonl"))
 @pytest.mark.parametrize("path", VECTOR_FILES, ids=[p.name for p in VECTOR_FILES])
 def test_replay_command_matches_every_vector(path):
     cases = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    out = subprocess.run([sys.executable, "manage.py", "replay", "--jsonl", str(path)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120, check=True).stdout.splitlines()
+    out = subprocess.run(
+        [sys.executable, "manage.py", "replay", "--jsonl", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout.splitlines()
     assert len(out) == len(cases)
     wrong = []
     for n, (case, line) in enumerate(zip(cases, out), 1):
@@ -31,20 +38,34 @@ def test_replay_command_matches_every_vector(path):
 
 def test_shared_check_vectors_tool_passes():
     env = dict(os.environ, REPLAY_CMD=f"{sys.executable} manage.py replay --jsonl")
-    run = subprocess.run([str(SHARED / "tools" / "check-vectors")], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [str(SHARED / "tools" / "check-vectors")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert " 0 failed" in run.stdout
 
 
 def test_malformed_lines_give_an_error_and_the_run_goes_on(tmp_path):
-    lines = ['{"game":"peche","seed":"a","moves":[]}', "not json", "[]", '{"game":"chess"}',
-             '{"game":"peche","seed":"","moves":[]}', '{"game":"kitten","seed":5}',
-             '{"game":"gofish","players":9,"seed":"x","moves":[]}', '{"game":"peche","seed":"a","moves":[]}']
+    lines = [
+        '{"game":"peche","seed":"a","moves":[]}',
+        "not json",
+        "[]",
+        '{"game":"chess"}',
+        '{"game":"peche","seed":"","moves":[]}',
+        '{"game":"kitten","seed":5}',
+        '{"game":"gofish","players":9,"seed":"x","moves":[]}',
+        '{"game":"peche","seed":"a","moves":[]}',
+    ]
     path = tmp_path / "mixed.jsonl"
     path.write_text("\n".join(lines) + "\n")
-    out = subprocess.run([sys.executable, "manage.py", "replay", "--jsonl", str(path)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=60, check=True).stdout.splitlines()
+    out = subprocess.run(
+        [sys.executable, "manage.py", "replay", "--jsonl", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.splitlines()
     results = [json.loads(line) for line in out]
     assert len(results) == len(lines)
     assert results[0] == results[-1] == {"error": "incomplete", "index": 0}
@@ -66,8 +87,11 @@ def test_the_rules_library_imports_only_the_standard_library():
                 names = [node.module or ""]
             else:
                 continue
-            offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names
-                          if n.split(".")[0] not in allowed and n != "games.rules" and not n.startswith("games.rules.")]
+            offenders += [
+                f"{path.relative_to(ROOT)}: {n}"
+                for n in names
+                if n.split(".")[0] not in allowed and n != "games.rules" and not n.startswith("games.rules.")
+            ]
     assert not offenders
 
 

@@ -1,4 +1,5 @@
 """Clairvoyance detector (games/rules/fairplay.py, docs/fairplay.md §3). Pure: no Django, no database."""
+
 from __future__ import annotations
 
 import random
@@ -104,4 +105,3 @@ def test_a_clairvoyant_game_is_explained_by_its_held_ranks():
     assert assessed.informative_asks == sum(1 for a in assessed.asks if a.informative)
     one_choice = [a for a in assessed.asks if len(a.ranks) == 1]
     assert all(abs(a.llr) < 1e-9 for a in one_choice)
-

@@ -1,4 +1,5 @@
 """Go Fish with books: golden vectors, the commented game, properties. Pure, no db."""
+
 from __future__ import annotations
 
 import copy
@@ -23,7 +24,11 @@ def _vector_lines() -> list[str]:
 
 
 def _config(players: int, hand_size: int | None = None, *, seed: str | None = None, deck=None, scripted=None) -> dict:
-    cfg = {"players": players, "hand_size": hand_size, "scripted": frozenset(range(players)) if scripted is None else scripted}
+    cfg = {
+        "players": players,
+        "hand_size": hand_size,
+        "scripted": frozenset(range(players)) if scripted is None else scripted,
+    }
     cfg["seed" if seed is not None else "deck"] = seed if seed is not None else deck
     return cfg
 
@@ -279,7 +284,11 @@ def test_commented_game_first_nine_asks():
     asks = []
     for i, (asker, target, rank) in enumerate(NARRATED):
         assert ENGINE.to_move(state) == asker
-        asks += [e for e in ENGINE.apply(state, {"seat": asker, "target": target, "rank": rank}) if e["type"] in ("ask", "draw", "book")]
+        asks += [
+            e
+            for e in ENGINE.apply(state, {"seat": asker, "target": target, "rank": rank})
+            if e["type"] in ("ask", "draw", "book")
+        ]
         if i == 4:
             # "Bo vient d'aller à la pêche et a pu tirer n'importe quoi": Bo had no seven
             # when you asked, but has drawn one unseen card since.
@@ -287,14 +296,19 @@ def test_commented_game_first_nine_asks():
     shown = {"ask": "cards", "draw": "card", "book": "rank"}
     assert [(e["type"], e[shown[e["type"]]]) for e in asks] == [
         ("ask", ["7D"]),
-        ("ask", []), ("draw", "2H"),
-        ("ask", []), ("draw", "QS"),
+        ("ask", []),
+        ("draw", "2H"),
+        ("ask", []),
+        ("draw", "QS"),
         ("ask", ["KD"]),
-        ("ask", []), ("draw", "7C"),
+        ("ask", []),
+        ("draw", "7C"),
         ("ask", ["2S"]),
-        ("ask", ["7C"]), ("book", "7"),
+        ("ask", ["7C"]),
+        ("book", "7"),
         ("ask", ["9D"]),
-        ("ask", []), ("draw", "JD"),
+        ("ask", []),
+        ("draw", "JD"),
     ]
     # "votre tour se termine avec un carré posé et des paires de deux et de neuf en main"
     assert state.books == [["7"], [], []]
@@ -447,7 +461,7 @@ def _play_randomly(setup, rng, cap=20_000):
         legal = ENGINE.legal_moves(state)
         assert legal and all(m["seat"] == ENGINE.to_move(state) for m in legal)
         events = ENGINE.apply(state, rng.choice(legal))
-        assert events and events == state.log[len(state.log) - len(events):]
+        assert events and events == state.log[len(state.log) - len(events) :]
         _check_invariants(state)
     raise AssertionError("random legal play did not end")
 

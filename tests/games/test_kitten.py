@@ -1,4 +1,5 @@
 """Kitten fishing engine (games/rules/kitten.py, RULES.md §3). Pure: no Django, no database."""
+
 from __future__ import annotations
 
 import json
@@ -68,8 +69,13 @@ def reference(deck: list[str], first: str, limit: int) -> dict:
             break
         turn ^= 1
     return {
-        "winner": winner, "reason": reason, "moves": moves, "player_cards": len(piles[0]),
-        "opponent_cards": len(piles[1]), "table_cards": len(table), "captures": captures,
+        "winner": winner,
+        "reason": reason,
+        "moves": moves,
+        "player_cards": len(piles[0]),
+        "opponent_cards": len(piles[1]),
+        "table_cards": len(table),
+        "captures": captures,
         "jack_sweeps": sweeps,
     }
 
@@ -170,8 +176,14 @@ def test_last_card_without_capture_loses_at_once():
     events = ENGINE.apply(state, "flip")
     assert [e["type"] for e in events] == ["flip", "end"]  # Kitten does not flip after
     assert ENGINE.outcome(state) == {
-        "winner": "opponent", "reason": "empty", "moves": 1, "player_cards": 0,
-        "opponent_cards": 2, "table_cards": 2, "captures": 0, "jack_sweeps": 0,
+        "winner": "opponent",
+        "reason": "empty",
+        "moves": 1,
+        "player_cards": 0,
+        "opponent_cards": 2,
+        "table_cards": 2,
+        "captures": 0,
+        "jack_sweeps": 0,
     }
     assert events[-1]["outcome"] == ENGINE.outcome(state)
     assert ENGINE.to_move(state) is None and ENGINE.legal_moves(state) == []
@@ -334,8 +346,13 @@ def test_kitten_first_plays_its_opening_flip():
     assert state.moves == 1 and state.table == [deck[1]]
     (event,) = state.opening_events
     assert event == {
-        "type": "flip", "move": 1, "seat": 1, "card": "3H", "capture": None,
-        "piles": [26, 25], "table": ["3H"],
+        "type": "flip",
+        "move": 1,
+        "seat": 1,
+        "card": "3H",
+        "capture": None,
+        "piles": [26, 25],
+        "table": ["3H"],
     }
     assert ENGINE.to_move(state) == 0
     events = ENGINE.apply(state, "flip")
@@ -429,23 +446,26 @@ def test_partial_replay_resumes_the_same_game():
 # --- conformance input errors ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", [
-    {"game": "kitten", "first": "player"},
-    {"game": "kitten", "seed": "s", "deck": list(UNSHUFFLED)},
-    {"game": "kitten", "seed": ""},
-    {"game": "kitten", "seed": 7},
-    {"game": "kitten", "deck": list(UNSHUFFLED[:51]) + ["AS"]},
-    {"game": "kitten", "deck": "AS AH"},
-    {"game": "kitten", "seed": "s", "first": "kitten"},
-    {"game": "kitten", "seed": "s", "first": None},
-    {"game": "kitten", "seed": "s", "limit": 0},
-    {"game": "kitten", "seed": "s", "limit": -5},
-    {"game": "kitten", "seed": "s", "limit": "100"},
-    {"game": "kitten", "seed": "s", "limit": True},
-    {"game": "kitten", "seed": "s", "limit": 10.0},
-    {"game": "peche", "seed": "s"},
-    ["not", "a", "case"],
-])
+@pytest.mark.parametrize(
+    "case",
+    [
+        {"game": "kitten", "first": "player"},
+        {"game": "kitten", "seed": "s", "deck": list(UNSHUFFLED)},
+        {"game": "kitten", "seed": ""},
+        {"game": "kitten", "seed": 7},
+        {"game": "kitten", "deck": list(UNSHUFFLED[:51]) + ["AS"]},
+        {"game": "kitten", "deck": "AS AH"},
+        {"game": "kitten", "seed": "s", "first": "kitten"},
+        {"game": "kitten", "seed": "s", "first": None},
+        {"game": "kitten", "seed": "s", "limit": 0},
+        {"game": "kitten", "seed": "s", "limit": -5},
+        {"game": "kitten", "seed": "s", "limit": "100"},
+        {"game": "kitten", "seed": "s", "limit": True},
+        {"game": "kitten", "seed": "s", "limit": 10.0},
+        {"game": "peche", "seed": "s"},
+        ["not", "a", "case"],
+    ],
+)
 def test_bad_conformance_case(case):
     with pytest.raises(GameError) as exc:
         ENGINE.conformance(case)
@@ -454,6 +474,6 @@ def test_bad_conformance_case(case):
 
 def test_conformance_with_a_chosen_deck_matches_the_seed():
     deck = shuffled_deck("pub-kitten-0")
-    assert ENGINE.conformance({"game": "kitten", "deck": deck, "first": "player"}) == \
-        ENGINE.conformance({"game": "kitten", "seed": "pub-kitten-0", "first": "player"})
-
+    assert ENGINE.conformance({"game": "kitten", "deck": deck, "first": "player"}) == ENGINE.conformance(
+        {"game": "kitten", "seed": "pub-kitten-0", "first": "player"}
+    )

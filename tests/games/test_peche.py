@@ -1,4 +1,5 @@
 """Pêche engine (RULES.md §1–2): shuffle, deal, opponent, replay errors, properties."""
+
 from __future__ import annotations
 
 import json
@@ -58,8 +59,9 @@ def test_a_successful_ask_plays_again_and_a_miss_passes_the_turn():
 def test_illegal_and_bad_asks_leave_the_state_unchanged():
     state = ENGINE.new(seed="x")
     before = ENGINE.view(state, 0)
-    missing = next(r for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-                   if r not in state.hands[0])
+    missing = next(
+        r for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") if r not in state.hands[0]
+    )
     with pytest.raises(GameError) as info:
         ENGINE.apply(state, missing)
     assert info.value.code == "illegal_ask"
@@ -131,7 +133,7 @@ def test_cards_are_conserved_and_views_hide_what_a_seat_cannot_see(seed, picks):
     i = 0
     while True:
         hands = [list(h.values()) for h in state.hands]
-        lake = deck[state.lake_next:]
+        lake = deck[state.lake_next :]
         paired = 2 * (len(state.pairs[0]) + len(state.pairs[1]))
         assert len(hands[0]) + len(hands[1]) + len(lake) + paired == 52
         for hand in hands:

@@ -9,16 +9,22 @@ from games.rules.base import DomainError
 
 
 class Command(BaseCommand):
-    help = ("Re-verify every finished attempt of a day (e.g. after a rules fix): each is replayed from "
-            "seed + asks again and its result updated in place. By default the workers do the replays.")
+    help = (
+        "Re-verify every finished attempt of a day (e.g. after a rules fix): each is replayed from "
+        "seed + asks again and its result updated in place. By default the workers do the replays."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("date", help="YYYY-MM-DD, today or yesterday")
-        parser.add_argument("--inline", action="store_true",
-                            help="replay in this process and wait for the outcome (no worker needed)")
+        parser.add_argument(
+            "--inline", action="store_true", help="replay in this process and wait for the outcome (no worker needed)"
+        )
         parser.add_argument("--ranked-only", action="store_true", help="leave practice attempts alone")
-        parser.add_argument("--reason", default="operator: manage.py reverify_day",
-                            help="why, kept with each attempt's trail of reviews")
+        parser.add_argument(
+            "--reason",
+            default="operator: manage.py reverify_day",
+            help="why, kept with each attempt's trail of reviews",
+        )
 
     def handle(self, *args, date, inline, ranked_only, reason, verbosity, **options):
         challenge = existing_challenge(day_argument(date))
@@ -42,5 +48,7 @@ class Command(BaseCommand):
             summary = " ".join(f"{status}={counts[status]}" for status in sorted(counts)) or "none"
             self.stdout.write(f"reverified {done} attempts of {challenge.date}: {summary}")
         else:
-            self.stdout.write(f"queued {done} attempts of {challenge.date} for verification; "
-                              f"the workers replay them (watch: manage.py challenge inspect {challenge.date})")
+            self.stdout.write(
+                f"queued {done} attempts of {challenge.date} for verification; "
+                f"the workers replay them (watch: manage.py challenge inspect {challenge.date})"
+            )

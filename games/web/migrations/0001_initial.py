@@ -5,30 +5,39 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('challenges', '0001_initial'),
+        ("challenges", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CasualGame',
+            name="CasualGame",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(max_length=16)),
-                ('seed', models.CharField(max_length=64)),
-                ('options', models.JSONField(default=dict)),
-                ('moves', models.JSONField(default=list)),
-                ('status', models.CharField(choices=[('playing', 'Playing'), ('over', 'Over')], default='playing', max_length=8)),
-                ('result', models.CharField(blank=True, max_length=5)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='casual_games', to='challenges.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("game", models.CharField(max_length=16)),
+                ("seed", models.CharField(max_length=64)),
+                ("options", models.JSONField(default=dict)),
+                ("moves", models.JSONField(default=list)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("playing", "Playing"), ("over", "Over")], default="playing", max_length=8
+                    ),
+                ),
+                ("result", models.CharField(blank=True, max_length=5)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="casual_games", to="challenges.player"
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['player', 'game', '-id'], name='casual_player_game')],
+                "indexes": [models.Index(fields=["player", "game", "-id"], name="casual_player_game")],
             },
         ),
     ]

@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('casual', '0001_initial'),
+        ("casual", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='casualgame',
-            name='status',
-            field=models.CharField(choices=[('playing', 'Playing'), ('over', 'Over'), ('abandoned', 'Abandoned')], default='playing', max_length=9),
+            model_name="casualgame",
+            name="status",
+            field=models.CharField(
+                choices=[("playing", "Playing"), ("over", "Over"), ("abandoned", "Abandoned")],
+                default="playing",
+                max_length=9,
+            ),
         ),
     ]

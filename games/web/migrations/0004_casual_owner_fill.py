@@ -1,5 +1,6 @@
 """Each player's casual games go to an owner of that player (2/3). Its own migration: on
 Postgres, rows changed and the table altered in one transaction clash (pending trigger events)."""
+
 from django.db import migrations
 
 
@@ -20,9 +21,7 @@ def players_for_owners(apps, schema_editor):
         game.save(update_fields=["player"])
 
 
-
 class Migration(migrations.Migration):
-
     dependencies = [("casual", "0003_casual_owner")]
 
     operations = [migrations.RunPython(owners_for_players, players_for_owners)]

@@ -6,9 +6,11 @@ from leaderboard.api import archive_lines
 
 
 class Command(BaseCommand):
-    help = ("Write a closed day's archive (the same JSON Lines as GET /api/challenges/<date>/archive): one "
-            "RULES.md §5 Pêche case per ranked result, in rank order, with the published score, asks, rank "
-            "and player. `manage.py replay --jsonl FILE` recomputes every score from it.")
+    help = (
+        "Write a closed day's archive (the same JSON Lines as GET /api/challenges/<date>/archive): one "
+        "RULES.md §5 Pêche case per ranked result, in rank order, with the published score, asks, rank "
+        "and player. `manage.py replay --jsonl FILE` recomputes every score from it."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--date", required=True, help="YYYY-MM-DD, or yesterday")

@@ -9,13 +9,28 @@ from challenges.management.operator import day_argument, existing_challenge, pro
 from leaderboard.models import Result
 from leaderboard.selectors import RANK_ORDER, ranked_results
 
-COLUMNS = ["rank", "name", "player_id", "score", "asks", "player_pairs", "opponent_pairs", "finished_at",
-           "verified_at", "ranked", "disqualified", "attempt_id", "result_id"]
+COLUMNS = [
+    "rank",
+    "name",
+    "player_id",
+    "score",
+    "asks",
+    "player_pairs",
+    "opponent_pairs",
+    "finished_at",
+    "verified_at",
+    "ranked",
+    "disqualified",
+    "attempt_id",
+    "result_id",
+]
 
 
 class Command(BaseCommand):
-    help = ("A day's verified results as CSV, in leaderboard order: ranked results with their rank, "
-            "then disqualified ones (no rank), then with --include-practice practice results.")
+    help = (
+        "A day's verified results as CSV, in leaderboard order: ranked results with their rank, "
+        "then disqualified ones (no rank), then with --include-practice practice results."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("date", help="YYYY-MM-DD, today or yesterday")
@@ -25,8 +40,10 @@ class Command(BaseCommand):
     def handle(self, *args, date, out, include_practice, verbosity, **options):
         challenge = existing_challenge(day_argument(date))
         day = Result.objects.filter(challenge=challenge).select_related("player")
-        parts = [ranked_results(challenge.pk).select_related("player").order_by(*RANK_ORDER),
-                 day.filter(ranked=True, disqualified=True).order_by(*RANK_ORDER)]
+        parts = [
+            ranked_results(challenge.pk).select_related("player").order_by(*RANK_ORDER),
+            day.filter(ranked=True, disqualified=True).order_by(*RANK_ORDER),
+        ]
         if include_practice:
             parts.append(day.filter(ranked=False).order_by(*RANK_ORDER))
         total = sum(part.count() for part in parts)
@@ -58,12 +75,23 @@ class Command(BaseCommand):
                 for result in part.iterator(chunk_size=2000):
                     if index == 0:
                         rank += 1
-                    writer.writerow([
-                        rank if index == 0 else "", result.player.shown_name, result.player_id, result.score,
-                        result.asks, result.player_pairs, result.opponent_pairs, result.finished_at.isoformat(),
-                        result.verified_at.isoformat(), result.ranked, result.disqualified, result.attempt_id,
-                        result.pk,
-                    ])
+                    writer.writerow(
+                        [
+                            rank if index == 0 else "",
+                            result.player.shown_name,
+                            result.player_id,
+                            result.score,
+                            result.asks,
+                            result.player_pairs,
+                            result.opponent_pairs,
+                            result.finished_at.isoformat(),
+                            result.verified_at.isoformat(),
+                            result.ranked,
+                            result.disqualified,
+                            result.attempt_id,
+                            result.pk,
+                        ]
+                    )
                     written += 1
                     bar.update(1)
         return written

@@ -7,16 +7,21 @@ from leaderboard import selectors, services
 
 
 class Command(BaseCommand):
-    help = ("The day's ranked results for fair-play review, most suspicious first: one JSON object per "
-            "line with attempt, player, score, suspicion, flagged (this game), week_suspicion and "
-            "week_flagged (the player's games of the last 7 days), same_client / same_browser (other "
-            "players of the day from the same address / browser) and disqualified.")
+    help = (
+        "The day's ranked results for fair-play review, most suspicious first: one JSON object per "
+        "line with attempt, player, score, suspicion, flagged (this game), week_suspicion and "
+        "week_flagged (the player's games of the last 7 days), same_client / same_browser (other "
+        "players of the day from the same address / browser) and disqualified."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--date", required=True, help="YYYY-MM-DD, today or yesterday")
         parser.add_argument("--flagged-only", action="store_true", help="only games or weeks that are flagged")
-        parser.add_argument("--recompute", action="store_true",
-                            help="compute every figure of the day again from seed + asks first (and store it)")
+        parser.add_argument(
+            "--recompute",
+            action="store_true",
+            help="compute every figure of the day again from seed + asks first (and store it)",
+        )
 
     def handle(self, *args, date, flagged_only, recompute, **options):
         challenge = existing_challenge(day_argument(date))
@@ -26,6 +31,24 @@ class Command(BaseCommand):
         for row in selectors.review_queue(challenge=challenge):
             if flagged_only and not (row["flagged"] or row["week_flagged"]):
                 continue
-            self.stdout.write(json.dumps({key: row[key] for key in (
-                "attempt", "player", "score", "suspicion", "flagged", "week_suspicion", "week_games",
-                "week_flagged", "same_client", "same_browser", "disqualified")}, ensure_ascii=False))
+            self.stdout.write(
+                json.dumps(
+                    {
+                        key: row[key]
+                        for key in (
+                            "attempt",
+                            "player",
+                            "score",
+                            "suspicion",
+                            "flagged",
+                            "week_suspicion",
+                            "week_games",
+                            "week_flagged",
+                            "same_client",
+                            "same_browser",
+                            "disqualified",
+                        )
+                    },
+                    ensure_ascii=False,
+                )
+            )

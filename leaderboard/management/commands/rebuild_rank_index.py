@@ -5,8 +5,10 @@ from leaderboard import rank_index, services
 
 
 class Command(BaseCommand):
-    help = ("Rebuild days' rank indexes (Redis sorted sets) from the results in Postgres, the record. "
-            "Readers keep being answered during the rebuild; the new set replaces the old at once.")
+    help = (
+        "Rebuild days' rank indexes (Redis sorted sets) from the results in Postgres, the record. "
+        "Readers keep being answered during the rebuild; the new set replaces the old at once."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("dates", nargs="+", metavar="date", help="YYYY-MM-DD, today or yesterday")
