@@ -48,6 +48,41 @@ def new_player(name: str):
     return client
 
 
+def first_rank(state) -> str:
+    return next(iter(state.hands[0]))
+
+
+def verified_game(name: str | None = None, *, day=None, choose=first_rank, moves=None, finished=None, player=None):
+    """A verified ranked Pêche game of ``day`` (today by default) for a new player ``name``
+    (or ``player``): ``moves``, or each ask chosen by ``choose(state)`` (the first rank in
+    hand by default); finished at ``finished`` (an hour before the close by default)."""
+    import datetime as dt
+
+    from challenges import days, services
+    from challenges.models import Attempt, Player
+    from games.rules.peche import ENGINE
+
+    challenge = services.challenge_for_day(day=day or days.today())
+    player = player or Player.objects.get(pk=new_player(name).player["id"])
+    if moves is None:
+        state, moves = ENGINE.new(seed=challenge.seed), []
+        while not state.over:
+            moves.append(choose(state))
+            ENGINE.apply(state, moves[-1])
+    attempt = Attempt.objects.create(
+        player=player,
+        challenge=challenge,
+        ranked=True,
+        moves=moves,
+        status="verifying",
+        finished_at=finished or challenge.closes_at - dt.timedelta(hours=1),
+    )
+    services.attempt_verify(attempt_id=attempt.pk)
+    attempt.refresh_from_db()
+    assert attempt.status == "verified", attempt.reject_reason
+    return attempt
+
+
 @pytest.fixture
 def player_factory(db):
     return new_player

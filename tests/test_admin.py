@@ -11,10 +11,10 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 
 from challenges import days, services
-from challenges.models import Attempt, Player, Review
+from challenges.models import Attempt, Review
 from games.rules.peche import ENGINE
 from leaderboard.models import Result
-from tests.conftest import new_player
+from tests.conftest import new_player, verified_game
 from tests.test_daily_api import finish_without_verifying, play_to_end, start
 
 
@@ -37,27 +37,7 @@ def staff_client(*permissions: str):
 
 def verified_attempt(name: str, *, day: dt.date | None = None) -> Attempt:
     """A verified ranked game of ``day`` (today by default), played by the first rank in hand."""
-    day = day or days.today()
-    challenge = services.challenge_for_day(day=day)
-    client = new_player(name)
-    player = Player.objects.get(pk=client.player["id"])
-    state = ENGINE.new(seed=challenge.seed)
-    moves = []
-    while not state.over:
-        moves.append(next(iter(state.hands[0])))
-        ENGINE.apply(state, moves[-1])
-    attempt = Attempt.objects.create(
-        player=player,
-        challenge=challenge,
-        ranked=True,
-        moves=moves,
-        status="verifying",
-        finished_at=challenge.closes_at - dt.timedelta(hours=1),
-    )
-    services.attempt_verify(attempt_id=attempt.pk)
-    attempt.refresh_from_db()
-    assert attempt.status == "verified"
-    return attempt
+    return verified_game(name, day=day)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -13,11 +13,10 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from challenges import days, services
-from challenges.models import Attempt, Player
-from games.rules.peche import ENGINE
+from challenges.models import Attempt
 from leaderboard import selectors
 from leaderboard.models import Result
-from tests.conftest import new_player
+from tests.conftest import verified_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,26 +26,9 @@ CLOSED_DAY = dt.date(2026, 6, 2)
 def played(name: str, day: dt.date, choice: int, finished: dt.datetime | None = None) -> Attempt:
     """A verified ranked game in which the player always asks the ``choice``-th rank in
     hand (so that players differ in score and asks)."""
-    challenge = services.challenge_for_day(day=day)
-    player = Player.objects.get(pk=new_player(name).player["id"])
-    state = ENGINE.new(seed=challenge.seed)
-    moves = []
-    while not state.over:
-        hand = list(state.hands[0])
-        moves.append(hand[choice % len(hand)])
-        ENGINE.apply(state, moves[-1])
-    attempt = Attempt.objects.create(
-        player=player,
-        challenge=challenge,
-        ranked=True,
-        moves=moves,
-        status="verifying",
-        finished_at=finished or challenge.closes_at - dt.timedelta(hours=1),
+    return verified_game(
+        name, day=day, choose=lambda state: list(state.hands[0])[choice % len(state.hands[0])], finished=finished
     )
-    services.attempt_verify(attempt_id=attempt.pk)
-    attempt.refresh_from_db()
-    assert attempt.status == "verified"
-    return attempt
 
 
 def a_closed_day(players: int = 6) -> list[Attempt]:

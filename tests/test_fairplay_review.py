@@ -17,7 +17,7 @@ from challenges.models import Attempt, Player
 from games.rules.fairplay import WatchedGame
 from games.rules.peche import ENGINE
 from leaderboard.models import Result
-from tests.conftest import new_player
+from tests.conftest import first_rank, new_player, verified_game
 
 DAY = dt.date(2026, 6, 2)  # a fixed deal (the test settings' seed secret is fixed)
 
@@ -52,28 +52,20 @@ def ranked_game(name: str, choose=None, *, day: dt.date = DAY, player: Player | 
     """A verified ranked game of ``day``, each ask chosen by ``choose(state)`` (or by
     ``watched(game)`` on a fairplay.WatchedGame, which keeps the public chances)."""
     challenge = services.challenge_for_day(day=day)
-    player = player or Player.objects.get(pk=new_player(name).player["id"])
-    moves = []
+    moves = None
     if watched is not None:
-        game = WatchedGame(ENGINE.new(seed=challenge.seed).deck)
+        game, moves = WatchedGame(ENGINE.new(seed=challenge.seed).deck), []
         while not game.over:
             moves.append(watched(game))
             game.ask(moves[-1])
-    else:
-        state = ENGINE.new(seed=challenge.seed)
-        while not state.over:
-            moves.append(choose(state))
-            ENGINE.apply(state, moves[-1])
-    attempt = Attempt.objects.create(
-        player=player,
-        challenge=challenge,
-        ranked=True,
+    return verified_game(
+        name,
+        day=day,
+        choose=choose or first_rank,
         moves=moves,
-        status="verifying",
-        finished_at=challenge.closes_at - dt.timedelta(hours=2),
+        player=player,
+        finished=challenge.closes_at - dt.timedelta(hours=2),
     )
-    services.attempt_verify(attempt_id=attempt.pk)
-    return attempt
 
 
 @pytest.mark.django_db(transaction=True)

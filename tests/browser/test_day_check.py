@@ -30,33 +30,19 @@ def ranked_games(day: dt.date, names: list[str]) -> list:
     """Verified ranked games of ``day``, each played by its own random legal asks (so the
     scores and asks differ), finishing a minute apart."""
     from challenges import services
-    from challenges.models import Attempt, Player
-    from games.rules.peche import ENGINE
-    from tests.conftest import new_player
+    from tests.conftest import verified_game
 
-    challenge = services.challenge_for_day(day=day)
+    closes = services.challenge_for_day(day=day).closes_at
     rng = random.Random(19)
-    attempts = []
-    for n, name in enumerate(names):
-        player = Player.objects.get(pk=new_player(name).player["id"])
-        state = ENGINE.new(seed=challenge.seed)
-        moves = []
-        while not state.over:
-            moves.append(rng.choice(list(state.hands[0])))
-            ENGINE.apply(state, moves[-1])
-        attempt = Attempt.objects.create(
-            player=player,
-            challenge=challenge,
-            ranked=True,
-            moves=moves,
-            status="verifying",
-            finished_at=challenge.closes_at - dt.timedelta(hours=1, minutes=n),
+    return [
+        verified_game(
+            name,
+            day=day,
+            choose=lambda state: rng.choice(list(state.hands[0])),
+            finished=closes - dt.timedelta(hours=1, minutes=n),
         )
-        services.attempt_verify(attempt_id=attempt.pk)
-        attempt.refresh_from_db()
-        assert attempt.status == "verified"
-        attempts.append(attempt)
-    return attempts
+        for n, name in enumerate(names)
+    ]
 
 
 def run_check(page, rank: str = "") -> dict:
