@@ -471,3 +471,46 @@ def test_the_controls_stay_still_over_a_game_and_card_labels_never_wrap(new_page
         widest = max(widest, len(lines))
     assert widest >= 9
     assert no_horizontal_scroll(page)
+
+
+SHORT_GAME_SEED = "kt2121"  # first="player": over after 29 flips, the table reaching 10 cards
+
+
+@pytest.mark.parametrize(
+    "viewport", [{"width": 390, "height": 844}, {"width": 844, "height": 390}, {"width": 1280, "height": 800}]
+)
+def test_a_whole_game_on_auto_moves_no_control_and_wraps_no_card(new_page, viewport):
+    """Issue 18's "done when": a full game at each viewport. The page itself records, on
+    every change of the table and every animation frame until the game is over, where each
+    control is and how many lines each card label takes."""
+    page = open_kitten(new_page, "fr-FR", timing={**FAST, "flip": 60, "slide": 60}, viewport=viewport)
+    wait_phase(page, "idle")
+    restart_with(page, SHORT_GAME_SEED)
+    page.evaluate("""() => {
+        const controls = ["#kt-flip", "#kt-pile-0", "#kt-auto", "#kt-new", "#kt-pace"];
+        const root = document.getElementById("kitten");
+        const seen = window.__still = { places: new Set(), wrapped: 0, widest: 0, samples: 0 };
+        const sample = () => {
+            if (root.dataset.phase === "over") return;
+            seen.samples++;
+            seen.places.add(controls.map(s => { const r = document.querySelector(s).getBoundingClientRect();
+                                                return [Math.round(r.left + scrollX), Math.round(r.top + scrollY)]; }).join(" "));
+            const cards = [...document.querySelectorAll("#kt-table .kt-card")];
+            seen.widest = Math.max(seen.widest, cards.length);
+            for (const c of cards) {
+                const range = document.createRange(); range.selectNodeContents(c);
+                if (new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1) seen.wrapped++;
+            }
+        };
+        new MutationObserver(sample).observe(root, { subtree: true, childList: true, attributes: true });
+        const frame = () => { sample(); if (root.dataset.phase !== "over") requestAnimationFrame(frame); };
+        requestAnimationFrame(frame);
+    }""")
+    page.click("#kt-auto")
+    wait_phase(page, "over", timeout=60_000)
+    seen = page.evaluate("() => ({ ...window.__still, places: [...window.__still.places] })")
+    assert current(page).status != "playing" and len(current(page).moves) >= 29
+    assert seen["samples"] > 29 and seen["widest"] >= 10
+    assert len(seen["places"]) == 1, seen["places"]  # one layout of the controls, all game long
+    assert seen["wrapped"] == 0
+    assert no_horizontal_scroll(page)
