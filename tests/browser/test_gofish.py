@@ -375,3 +375,42 @@ def test_seats_and_ranks_are_named_by_their_visible_text_and_readable(new_page, 
         visible = " ".join(button.inner_text().split())
         expect(button).to_have_accessible_name(re.compile("^" + re.escape(visible)))
     assert [v for v in violations(page) if v["id"] in ("color-contrast", "label-content-name-mismatch")] == []
+
+
+@pytest.mark.parametrize(
+    "viewport", [{"width": 390, "height": 844}, {"width": 844, "height": 390}, {"width": 1280, "height": 800}]
+)
+def test_a_whole_game_moves_no_control(new_page, viewport):
+    """Issue 18: a full game at each viewport, the page recording on every change where
+    Skip, the pace and New game are, until the game is over."""
+    page = open_gofish(new_page, viewport=viewport)
+    deal_with_keyboard(page, 3)
+    page.evaluate("""() => {
+        const controls = ["#gf-skip", "#gf-pace", "#gf-new"];
+        const root = document.getElementById("gofish");
+        const seen = window.__still = { places: new Set(), samples: 0 };
+        const sample = () => {
+            if (root.dataset.phase === "over") return;
+            seen.samples++;
+            seen.places.add(controls.map(s => { const r = document.querySelector(s).getBoundingClientRect();
+                                                return [Math.round(r.left + scrollX), Math.round(r.top + scrollY)]; }).join(" "));
+        };
+        new MutationObserver(sample).observe(root, { subtree: true, childList: true, attributes: true });
+        sample();
+    }""")
+    turns = 0
+    while page.get_attribute("#gofish", "data-phase") != "over":
+        wait_phase(page, "idle", "over")
+        if page.get_attribute("#gofish", "data-phase") == "over":
+            break
+        moves = int(page.get_attribute("#gofish", "data-server-moves"))
+        page.locator("#gf-hand button").first.click()
+        page.wait_for_function(
+            f"() => +document.querySelector('#gofish').dataset.serverMoves > {moves}"
+            " && ['idle', 'over'].includes(document.querySelector('#gofish').dataset.phase)"
+        )
+        turns += 1
+        assert turns < 200
+    seen = page.evaluate("() => ({ ...window.__still, places: [...window.__still.places] })")
+    assert current(page).status == "over" and seen["samples"] > turns
+    assert len(seen["places"]) == 1, seen["places"]
