@@ -97,6 +97,9 @@ def worker_env(db_name: str) -> dict[str, str]:
     return env
 
 
+WORKER_APP_NAME = "peche-test-worker"
+
+
 class WorkerProcess:
     """A real `celery worker` on the test database; can be killed and restarted."""
 
@@ -128,7 +131,9 @@ class WorkerProcess:
                 "--without-heartbeat",
             ],
             cwd=ROOT,
-            env=worker_env(self.db_name),
+            # Its Postgres sessions carry this name (libpq reads PGAPPNAME): a fault test
+            # can tell them from the live server's and other tests' connections.
+            env={**worker_env(self.db_name), "PGAPPNAME": WORKER_APP_NAME},
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: kill() takes the pool children too
