@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 REQ := requirements
 # The tests that start no browser, server, stack or worker of their own (README.md).
 QUICK := not browser and not stack and not fault and not worker
-# 1: lint also checks the formatting (`ruff format --check`); off until the tree is formatted.
+# 1: lint also checks the formatting (`ruff format --check`).
 FORMAT_CHECK ?= 1
 
 .PHONY: install install-test install-bench run lint test test-quick browser-deps stack-deps messages bench lock
