@@ -11,6 +11,7 @@ import datetime as dt
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import urllib.error
@@ -135,6 +136,9 @@ class FakeClockServer:
             env={**env, "TZ": "UTC"},
             stdout=self.log,
             stderr=subprocess.STDOUT,
+            # faketime runs the server as its child: stop() ends the whole group, or the
+            # server outlives the test (one was found still serving an hour later).
+            start_new_session=True,
         )
         wait_for(lambda: self._up(), timeout=30, interval=0.1)
 
@@ -160,7 +164,7 @@ class FakeClockServer:
             return error.code, json.loads(error.read() or b"null")
 
     def stop(self) -> None:
-        self.proc.terminate()
+        os.killpg(self.proc.pid, signal.SIGTERM)
         self.proc.wait(10)
         self.log.close()
 
