@@ -95,13 +95,23 @@ def leaderboard_page(*, challenge_id: int, offset: int, limit: int) -> dict:
     }
 
 
+def _ranked(side: str, score: int, asks: int, finished_at, attempt_id: int) -> Q:
+    """The results ranked ``side`` ("ahead" or "behind") of one with these keys, in
+    RANK_ORDER (score desc, then asks, finished_at, attempt_id asc): one definition for
+    counting a rank and for reading the ranking in keyset batches."""
+    more, less = ("gt", "lt") if side == "ahead" else ("lt", "gt")
+    return (
+        Q(**{f"score__{more}": score})
+        | Q(score=score, **{f"asks__{less}": asks})
+        | Q(score=score, asks=asks, **{f"finished_at__{less}": finished_at})
+        | Q(score=score, asks=asks, finished_at=finished_at, **{f"attempt_id__{less}": attempt_id})
+    )
+
+
 def sql_rank(result: Result) -> int:
     """1-based rank by counting the results ranked ahead (uses the ranking index)."""
     ahead = ranked_results(result.challenge_id).filter(
-        Q(score__gt=result.score)
-        | Q(score=result.score, asks__lt=result.asks)
-        | Q(score=result.score, asks=result.asks, finished_at__lt=result.finished_at)
-        | Q(score=result.score, asks=result.asks, finished_at=result.finished_at, attempt_id__lt=result.attempt_id)
+        _ranked("ahead", result.score, result.asks, result.finished_at, result.attempt_id)
     )
     return ahead.count() + 1
 
@@ -226,13 +236,7 @@ def archive_entries(*, challenge) -> Iterator[dict]:
     while True:
         batch = rows
         if after is not None:
-            score, asks, finished_at, attempt_id = after
-            batch = rows.filter(
-                Q(score__lt=score)
-                | Q(score=score, asks__gt=asks)
-                | Q(score=score, asks=asks, finished_at__gt=finished_at)
-                | Q(score=score, asks=asks, finished_at=finished_at, attempt_id__gt=attempt_id)
-            )
+            batch = rows.filter(_ranked("behind", *after))
         found = list(batch[:ARCHIVE_BATCH])
         for score, asks, finished_at, attempt_id, name, player_pairs, opponent_pairs, moves, player_id in found:
             rank += 1
