@@ -1,5 +1,3 @@
-import json
-
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
@@ -106,12 +104,6 @@ class HistogramView(APIView):
         )
 
 
-def archive_lines(challenge):
-    """The archive as text lines (the API and ``manage.py archive`` write the same bytes)."""
-    for entry in selectors.archive_entries(challenge=challenge):
-        yield json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
 class ArchiveView(APIView):
     @extend_schema(
         operation_id="challenge_archive",
@@ -133,6 +125,8 @@ class ArchiveView(APIView):
         challenge = challenge_on(date_text=date)
         if not challenge.is_revealed(timezone.now()):
             raise ApiError("day_open", "the day's seed is still secret: its archive is published once it is revealed")
-        response = StreamingHttpResponse(archive_lines(challenge), content_type="application/jsonl; charset=utf-8")
+        response = StreamingHttpResponse(
+            selectors.archive_lines(challenge=challenge), content_type="application/jsonl; charset=utf-8"
+        )
         response["Content-Disposition"] = f'inline; filename="peche-{challenge.date.isoformat()}.jsonl"'
         return response

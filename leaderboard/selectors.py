@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 from collections.abc import Iterator
 
@@ -257,3 +258,9 @@ def archive_entries(*, challenge) -> Iterator[dict]:
         if len(found) < ARCHIVE_BATCH:
             return
         after = found[-1][:4]
+
+
+def archive_lines(*, challenge) -> Iterator[str]:
+    """The archive as JSON Lines text: the API and ``manage.py archive`` write the same bytes."""
+    for entry in archive_entries(challenge=challenge):
+        yield json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n"

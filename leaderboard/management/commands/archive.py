@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from challenges.management.operator import day_argument, existing_challenge
-from leaderboard.api import archive_lines
+from leaderboard.selectors import archive_lines
 
 
 class Command(BaseCommand):
@@ -22,12 +22,12 @@ class Command(BaseCommand):
             # The archive holds the seed: writing it earlier would publish today's deal.
             raise CommandError(f"{challenge.date} is still open: its seed is secret until {challenge.reveals_at}")
         if out == "-":
-            for line in archive_lines(challenge):
+            for line in archive_lines(challenge=challenge):
                 self.stdout.write(line, ending="")
             return
         lines = 0
         with open(out, "w", encoding="utf-8") as stream:
-            for line in archive_lines(challenge):
+            for line in archive_lines(challenge=challenge):
                 stream.write(line)
                 lines += 1
         self.stderr.write(f"wrote {lines} ranked results of {challenge.date} to {out}")
