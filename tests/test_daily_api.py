@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import threading
 
@@ -164,8 +165,6 @@ def test_one_ranked_attempt_per_player_per_day():
 
 @pytest.mark.django_db
 def test_past_days_are_unranked_practice():
-    import datetime as dt
-
     grace = new_player("Grace")
     yesterday = (days.today() - dt.timedelta(days=1)).isoformat()
     view = grace.post(f"/api/challenges/{yesterday}/attempt").json()
@@ -223,8 +222,6 @@ def test_player_names_are_validated(api):
 
 @pytest.mark.django_db
 def test_seed_is_revealed_only_after_the_day_closes(api):
-    import datetime as dt
-
     today = api.get("/api/challenges/today").json()
     assert "seed" not in today
     challenge = DailyChallenge.objects.get(date=today["date"])
@@ -263,12 +260,15 @@ def test_duplicated_verification_leaves_one_result():
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.worker
-def test_sweeper_reenqueues_a_stuck_attempt(celery_worker_process):
-    import time
-
+def test_sweeper_reenqueues_a_stuck_attempt(celery_worker_process, settings):
     attempt = finish_without_verifying("Niaj")
-    time.sleep(2.1)  # older than VERIFY_STUCK_AFTER in the test settings
-    assert services.sweep_verifying() >= 1
+    enqueued = attempt.verify_enqueued_at
+    # The sweeper's clock, not a sleep: just before VERIFY_STUCK_AFTER the attempt is left alone...
+    services.sweep_verifying(now=enqueued + settings.VERIFY_STUCK_AFTER - dt.timedelta(milliseconds=100))
+    attempt.refresh_from_db()
+    assert (attempt.status, attempt.verify_enqueued_at) == ("verifying", enqueued)
+    # ...just after, it is stuck: enqueued again, and verified by the worker.
+    assert services.sweep_verifying(now=enqueued + settings.VERIFY_STUCK_AFTER + dt.timedelta(milliseconds=100)) >= 1
     wait_for(lambda: Attempt.objects.get(pk=attempt.pk).status == "verified")
     assert Result.objects.filter(attempt=attempt).count() == 1
 
