@@ -344,24 +344,34 @@ def bench_archive(conn: psycopg.Connection, days: int, samples: int) -> list[tup
     """A closed day's archive in keyset batches of 2,000 (results in rank order, each with its
     attempt's asks): the read that retirement and the archive endpoint make."""
     figures = []
-    cid = challenge_of(days // 2)
-    for table in LAYOUTS:
-        day_join = " AND a.day = r.day" if table == "by_day" else ""
+    i = days // 2
+    cid, day = challenge_of(i), day_of(i)
+    variants: list[tuple[str, str, str, list]] = [("plain", "join on id", "", [cid])]
+    variants += [
+        ("by_day", "join on (day, id)", " AND a.day = r.day", [cid]),
+        ("by_day", "+ the day as a constant", " AND a.day = r.day AND a.day = %s", [day, cid]),
+        ("by_id", "join on id", "", [cid]),
+        ("by_id", "+ the day's id range", " AND a.id >= %s AND a.id < %s", [cid << 32, (cid + 1) << 32, cid]),
+    ]
+    for table, name, condition, params in variants:
         sql = (
             f"SELECT r.score, r.asks, r.finished_at, r.attempt_id, a.moves FROM {table}_result r"
-            f" JOIN {table} a ON a.id = r.attempt_id{day_join}"
+            f" JOIN {table} a ON a.id = r.attempt_id{condition}"
             " WHERE r.challenge_id = %s AND r.ranked AND NOT r.disqualified"
             " ORDER BY r.score DESC, r.asks, r.finished_at, r.attempt_id LIMIT 2000"
         )
         want = min(
             2000, conn.execute(f"SELECT count(*) FROM {table}_result WHERE challenge_id = %s", [cid]).fetchone()[0]
         )
+        touched = partitions_in_plan(conn, sql, params, table)
+        expected = {"plain": 0}.get(table, days if name.startswith("join") else 1)
+        check(touched == expected, f"{table} archive {name}: the plan reads {touched} partitions, expected {expected}")
 
         def full_batch(cur: psycopg.Cursor, want: int = want) -> None:
             check(len(cur.fetchall()) == want, "an archive batch came back short")
 
-        batches = timed(conn, [(sql, [cid])] * samples, full_batch)
-        figures.append((table, percentiles(batches), samples, want))
+        batches = timed(conn, [(sql, params)] * samples, full_batch)
+        figures.append((table, name, touched, percentiles(batches), samples, want))
     return figures
 
 
@@ -486,6 +496,16 @@ def main(argv: list[str] | None = None) -> int:
                 f"loaded in {loaded:.1f} s; sizes (heap / indexes MiB): "
                 + ", ".join(f"{t} {mib(size(conn, t)[0])} / {mib(size(conn, t)[1])}" for t in LAYOUTS)
             )
+            # What one closed day costs to keep live, for docs/capacity.md's storage line.
+            day_heap, day_indexes = size(conn, "by_id_0001")
+            result_heap, result_indexes = size(conn, "plain_result")
+            results = conn.execute("SELECT count(*) FROM plain_result").fetchone()[0]
+            print(
+                f"a closed day's attempt ({FINISHED_ASKS} asks): {(day_heap + day_indexes) / args.per_day:.0f} bytes"
+                f" (heap {day_heap / args.per_day:.0f} + indexes {day_indexes / args.per_day:.0f});"
+                f" a result: {(result_heap + result_indexes) / results:.0f} bytes"
+                f" (heap {result_heap / results:.0f} + indexes {result_indexes / results:.0f})"
+            )
 
             print("\nThe ask (today's games), ms from the client, p50 / p99:")
             print(
@@ -504,10 +524,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {table} | {inserted} | {n} |")
 
             print("\nA closed day's archive batch (2,000 results in rank order with their asks), ms, p50 / p99:")
-            print("| layout | batch | n | rows |")
-            print("|---|---|---:|---:|")
-            for table, batch, n, rows in bench_archive(conn, args.days, max(20, args.samples // 20)):
-                print(f"| {table} | {batch} | {n} | {rows:,} |")
+            print("| layout | attempts found by | partitions in the plan | batch | n | rows |")
+            print("|---|---|---:|---|---:|---:|")
+            for table, name, touched, batch, n, rows in bench_archive(conn, args.days, max(20, args.samples // 20)):
+                print(f"| {table} | {name} | {touched or '-'} | {batch} | {n} | {rows:,} |")
 
             print(f"\nRetiring the oldest day ({args.per_day:,} attempts):")
             figures, notes = bench_retention(conn, args.per_day)
