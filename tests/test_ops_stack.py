@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import functools
 import os
+import socket
 import subprocess
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 from django.conf import settings
@@ -43,6 +46,7 @@ def stack(transactional_db, tmp_path):
 
     stack_command.port = port
     stack_command.run_dir = tmp_path / "run"
+    stack_command.env = env  # a test may add settings before it starts the stack
     yield stack_command
     stack_command("stop")
 
@@ -108,3 +112,59 @@ def test_stack_starts_serves_verifies_and_stops(stack):
                 break
             assert time.monotonic() < deadline, f"pid {pid} still running after stop"
             time.sleep(0.1)
+
+
+def test_two_web_instances_share_the_proxy_and_either_serves_alone(stack):
+    """Scale-out on one machine (issue 20): STACK_WEB_INSTANCES=2 puts two gunicorn masters
+    behind the one nginx, STACK_WORKER_INSTANCES=2 starts two worker processes."""
+    stack.env.update(STACK_WEB_INSTANCES="2", STACK_WORKER_INSTANCES="2", WEB_CONCURRENCY="1")
+    started = stack("start")
+    assert started.returncode == 0, started.stdout + started.stderr
+    for name in ("web", "web2", "worker", "worker2", "proxy", "beat"):
+        assert f"{name} running" in started.stdout, started.stdout
+    request = functools.partial(http_request, stack.port)
+    for _ in range(20):
+        assert request("GET", "/healthz")[0] == 200
+    # Each instance answers on its own socket, the one the proxy's upstream names.
+    upstream = (stack.run_dir / "peche.conf").read_text()
+    for name in ("web", "web2"):
+        sock = stack.run_dir / f"{name}.sock"
+        assert f"server unix:{sock};" in upstream
+        assert _unix_status(sock, "/healthz") == 200, name
+    for name in ("worker", "worker2"):
+        wait_for(lambda n=name: "ready." in (stack.run_dir / f"{n}.log").read_text(), timeout=30, interval=0.2)
+
+    # With the first instance gone the proxy sends everything to the second…
+    first = int((stack.run_dir / "web.pid").read_text())
+    os.kill(first, 15)
+    wait_for(lambda: _gone(first), timeout=30, interval=0.1)
+    assert [request("GET", "/healthz")[0] for _ in range(10)] == [200] * 10
+    # …and with both gone nothing answers (so the answers above came from the second).
+    second = int((stack.run_dir / "web2.pid").read_text())
+    os.kill(second, 15)
+    wait_for(lambda: _gone(second), timeout=30, interval=0.1)
+    assert _status(stack.port, "/healthz") == 502
+
+
+def _status(port: int, path: str) -> int:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def _unix_status(path, url: str) -> int:
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.settimeout(10)
+        sock.connect(str(path))
+        sock.sendall(f"GET {url} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        return int(sock.recv(64).split()[1])
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
