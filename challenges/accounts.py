@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games.rules.base import DomainError
 
+from . import hooks
 from .auth import forget_user
 from .models import Attempt, DeviceCode, Player
 from .services import clean_name, hash_token
@@ -117,9 +118,6 @@ def player_export(*, player: Player, now: dt.datetime | None = None) -> dict[str
     daily game with its asks and result, the casual games, the device codes (their dates;
     the codes themselves are not kept). No day's secret seed: a game's day is named, and
     its seed is public on that day's page once the day has closed."""
-    from games.web.models import CasualGame
-    from leaderboard import selectors as board
-
     now = now or timezone.now()
     user = player.user
     attempts = []
@@ -151,24 +149,8 @@ def player_export(*, player: Player, now: dt.datetime | None = None) -> dict[str
                     "ranked": result.ranked,
                     "disqualified": result.disqualified,
                     "verified_at": _when(result.verified_at),
-                    "rank": board.result_rank(result),
+                    "rank": hooks.result_rank(result),
                 },
-            }
-        )
-    casual = []
-    for game in CasualGame.objects.filter(owner__player=player).order_by("id"):
-        casual.append(
-            {
-                "id": game.pk,
-                "game": game.game,
-                "status": game.status,
-                "result": game.result or None,
-                "options": game.options,
-                "moves": list(game.moves),
-                # A game still being played keeps its deal to itself (its next cards).
-                "seed": game.seed if game.status != CasualGame.Status.PLAYING else None,
-                "created_at": _when(game.created_at),
-                "updated_at": _when(game.updated_at),
             }
         )
     codes = [
@@ -185,7 +167,7 @@ def player_export(*, player: Player, now: dt.datetime | None = None) -> dict[str
             "last_login": _when(user.last_login) if user else None,
         },
         "attempts": attempts,
-        "casual_games": casual,
+        "casual_games": hooks.player_casual_games(player),
         "device_codes": codes,
     }
 
@@ -195,8 +177,6 @@ def player_delete(*, player: Player, now: dt.datetime | None = None) -> None:
     so do the name, practice games, unfinished or rejected games, casual games, device
     codes and where games came from. Ranked games that ranked (or are being verified)
     stay on their leaderboards under "Deleted player 4f2a", so nobody's rank moves."""
-    from games.web.models import CasualOwner
-
     now = now or timezone.now()
     with transaction.atomic():
         player = Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player.pk)
@@ -208,7 +188,7 @@ def player_delete(*, player: Player, now: dt.datetime | None = None) -> None:
         )
         Attempt.objects.filter(player=player).exclude(pk__in=kept.values("pk")).delete()
         kept.update(client_key="", browser_key="")
-        CasualOwner.objects.filter(player=player).delete()
+        hooks.player_casual_delete(player)
         DeviceCode.objects.filter(player=player).delete()
         # The look-alike key must stay unique: a tab never survives names.normal_form, so
         # no name anybody types has this key, and the empty name is free for nobody.

@@ -11,6 +11,9 @@ class ChallengesConfig(AppConfig):
 
         from config.throttling import parse_rate
 
+        # Registers the tasks with Celery (services enqueue them by name, their module imports
+        # the services); here because it imports the models, loaded only now.
+        from . import tasks  # noqa: F401
         from .auth import connect_signals
 
         # Every change of a user or a player drops the user's shared copy (challenges/auth.py).

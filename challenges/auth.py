@@ -43,11 +43,13 @@ from django.contrib.sessions.backends.cached_db import KEY_PREFIX as SESSION_COP
 from django.core.cache import caches
 from django.db import transaction
 from django.db.models.signals import pre_delete, pre_save
-from rest_framework import authentication, exceptions, status
+from rest_framework import authentication, exceptions
 
 from config.cache import FAILED, GuardedRedisCache
+from games.rules.base import DomainError
 
 from .models import Player
+from .services import hash_token
 
 # The backend a player's session names (django.contrib.auth.login(..., backend=)).
 PLAYER_BACKEND = "challenges.auth.PlayerBackend"
@@ -87,7 +89,7 @@ def _copy(cache: GuardedRedisCache, user_id) -> object | None:
 
 def forget_user(user_id: int | None) -> None:
     """The user's copy is held off, now and once the current transaction commits; a Redis
-    that cannot take the mark refuses the change (503), nothing is changed."""
+    that cannot take the mark refuses the change (``unavailable``), nothing is changed."""
     cache = shared_cache()
     if cache is None or user_id is None:
         return
@@ -95,13 +97,9 @@ def forget_user(user_id: int | None) -> None:
     try:
         cache.set_strict(key, HOLD, HOLD_SECONDS)
     except FAILED:
-        from config.errors import ApiError  # not at import: DRF's views import this module
-
-        raise ApiError(
-            "unavailable",
-            "this change cannot be made right now; try again shortly",
-            status.HTTP_503_SERVICE_UNAVAILABLE,
-        ) from None
+        # A domain refusal (the HTTP layer makes it a 503): it also reaches the admin's
+        # saves and the services, which know nothing of the API.
+        raise DomainError("unavailable", "this change cannot be made right now; try again shortly") from None
     transaction.on_commit(lambda: cache.set(key, HOLD, HOLD_SECONDS))
 
 
@@ -165,8 +163,6 @@ class PlayerBackend(ModelBackend):
 
 
 def player_for_token(token: str) -> Player | None:
-    from .services import hash_token
-
     digest = hash_token(token)
     cache = shared_cache()
     if cache is not None:

@@ -1,10 +1,15 @@
-"""What challenges needs from the app built on it, without importing it.
+"""What challenges needs from the apps built on it, without importing them.
 
-Dependencies run one way (games <- challenges <- leaderboard <- frontend), yet verifying an
-attempt writes its result, an attempt's view shows its rank and the sweeper also catches
-the rank index up: all three are leaderboard's. Leaderboard plugs its functions in here
-from LeaderboardConfig.ready(); calling a hook nobody provided is a configuration error,
-never a silent no-op (a verified attempt without its result would be lost).
+Dependencies run one way (games <- challenges <- leaderboard <- frontend, and the casual
+app games.web beside leaderboard: it stores its games with challenges.play), yet some of
+challenges' work ends in their data:
+- leaderboard's: verifying an attempt writes its result, an attempt's view shows its rank,
+  and the sweeper also catches the rank index up;
+- the casual app's: a player's export lists their casual games, and deleting the account
+  deletes them.
+Each app plugs its functions in here from its AppConfig.ready(); calling a hook nobody
+provided is a configuration error, never a silent no-op (a verified attempt without its
+result would be lost, a deleted account would keep its casual games).
 """
 
 from __future__ import annotations
@@ -14,7 +19,15 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
-NAMES = ("record_results", "result_rank", "after_sweep")
+# Each hook and the app that provides it (named in the error when it is missing).
+PROVIDERS = {
+    "record_results": "leaderboard",
+    "result_rank": "leaderboard",
+    "after_sweep": "leaderboard",
+    "player_casual_games": "games.web",
+    "player_casual_delete": "games.web",
+}
+NAMES = tuple(PROVIDERS)
 _provided: dict[str, Callable[..., Any]] = {}
 
 
@@ -29,7 +42,9 @@ def _hook(name: str) -> Callable[..., Any]:
     try:
         return _provided[name]
     except KeyError:
-        raise ImproperlyConfigured(f"no installed app provides challenges.hooks.{name} (leaderboard does)") from None
+        raise ImproperlyConfigured(
+            f"no installed app provides challenges.hooks.{name} ({PROVIDERS[name]} does)"
+        ) from None
 
 
 def record_results(*, verified: list[tuple]) -> list[Any]:
@@ -46,3 +61,13 @@ def result_rank(result: Any) -> int | None:
 def after_sweep() -> None:
     """The sweeper's second half: what the apps above must catch up on after it."""
     _hook("after_sweep")()
+
+
+def player_casual_games(player: Any) -> list[dict[str, Any]]:
+    """The player's casual games as their export lists them (JSON-ready dicts, oldest first)."""
+    return _hook("player_casual_games")(player)
+
+
+def player_casual_delete(player: Any) -> None:
+    """Delete the player's casual games; the caller's transaction deletes the account."""
+    _hook("player_casual_delete")(player)

@@ -9,9 +9,9 @@ import json
 import logging
 import re
 import secrets
-from types import ModuleType
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
@@ -288,15 +288,13 @@ VERIFY_SCHEDULED = "verify:scheduled"
 VERIFY_BATCH = 200
 
 
-def _tasks() -> ModuleType:
-    """challenges.tasks, imported when a service hands work to a worker: the one import
-    inside a function of this app, and on purpose. tasks.py is Celery's entry point and
-    calls these services (it depends on them); a service that enqueues needs the task
-    objects themselves, not only their names, because without Redis
-    (CELERY_TASK_ALWAYS_EAGER) only a task object runs inline. tests/test_layers.py lists it."""
-    from . import tasks
-
-    return tasks
+def _task(name: str) -> Any:
+    """A task of challenges.tasks, from Celery's registry by its name: tasks.py is Celery's
+    entry point and calls these services, so this module does not import it back. The
+    registry holds the task object itself, not only its name: without Redis
+    (CELERY_TASK_ALWAYS_EAGER) only a task object runs inline. ChallengesConfig.ready
+    imports tasks.py, so every process has registered them before it serves."""
+    return current_app.tasks[f"challenges.tasks.{name}"]
 
 
 def enqueue_verification(attempt_id: int) -> None:
@@ -307,11 +305,11 @@ def enqueue_verification(attempt_id: int) -> None:
     try:
         client = redis_client()
         if client is None:
-            _tasks().verify_attempt.apply_async((attempt_id,), retry=False)
+            _task("verify_attempt").apply_async((attempt_id,), retry=False)
             return
         client.rpush(VERIFY_PENDING, attempt_id)
         if client.set(VERIFY_SCHEDULED, "1", nx=True, ex=10):
-            _tasks().verify_pending.apply_async(retry=False)
+            _task("verify_pending").apply_async(retry=False)
     except Exception:  # broker unreachable: the sweeper is the retry
         log.warning("could not enqueue verification attempt=%s; the sweeper will retry", attempt_id)
 
@@ -423,7 +421,7 @@ def sweep_verifying(*, now: dt.datetime | None = None) -> int:
     try:  # ids still listed but no drain scheduled (its message lost): schedule one
         client = redis_client()
         if client is not None and client.llen(VERIFY_PENDING) and client.set(VERIFY_SCHEDULED, "1", nx=True, ex=10):
-            _tasks().verify_pending.apply_async(retry=False)
+            _task("verify_pending").apply_async(retry=False)
     except Exception:
         log.warning("sweeper could not reach Redis")
     return len(stuck)

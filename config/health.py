@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 
+import redis
 from django.conf import settings
 from django.db import connections
 from django.http import JsonResponse
@@ -40,8 +41,6 @@ def redis_urls() -> list[str]:
 
 
 def check_redis(url: str) -> None:
-    import redis
-
     client = redis.Redis.from_url(url, socket_timeout=PROBE_TIMEOUT, socket_connect_timeout=PROBE_TIMEOUT)
     try:
         client.ping()

@@ -176,10 +176,10 @@ class GuardedConnectionPool(redis.ConnectionPool):
 def redis_client(*, bulk: bool = False):
     """The guarded client for REDIS_URL, or None on the embedded default (no Redis).
     ``bulk``: long timeouts, for the worker's big writes (same breaker)."""
-    return _client(settings.REDIS_URL, bulk) if settings.REDIS_URL else None
+    return client_for(settings.REDIS_URL, bulk) if settings.REDIS_URL else None
 
 
-def _client(url: str, bulk: bool = False):
+def client_for(url: str, bulk: bool = False):
     """One client per address and kind, whoever asks (the rate limiter names the cache's
     LOCATION, the others REDIS_URL: in production the same Redis, one pool)."""
     return _make_client(url, bool(bulk))

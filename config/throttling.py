@@ -15,6 +15,7 @@ unlimited number of password guesses or sign-ups.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -24,7 +25,7 @@ from django.conf import settings
 from django.core.cache import cache
 from rest_framework.throttling import BaseThrottle
 
-from config.redis_client import Unavailable
+from config.redis_client import Unavailable, client_for
 
 log = logging.getLogger(__name__)
 
@@ -132,9 +133,7 @@ return {count, redis.call('TTL', KEYS[1])}
 def _window_script(location: str):
     """The window script on one client per Redis and process (EVALSHA; EVAL once after a
     Redis restart forgot it)."""
-    from config.redis_client import _client
-
-    return _client(location).register_script(_WINDOW)
+    return client_for(location).register_script(_WINDOW)
 
 
 class PlayerCreateThrottle(WindowThrottle):
@@ -165,8 +164,6 @@ def admin_login_refused(request, username: str) -> int | None:
     """The admin's log-in, limited per client IP and per username tried (a name guessed
     from many addresses): None if it may go on, else the seconds to wait. Every try
     counts, the right password included: past the limit it is refused too."""
-    import hashlib
-
     address = BaseThrottle().get_ident(request)
     name = hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
     tries = [hit("admin_logins", f"ip:{address}"), hit("admin_logins_user", f"user:{name}")]

@@ -62,7 +62,7 @@ def test_a_stuck_attempt_is_verified_by_the_next_process_start_without_a_worker(
 def test_a_running_process_sweeps_again_once_the_interval_has_passed(embedded, monkeypatch, settings):
     from rest_framework.test import APIClient
 
-    from config import embedded_sweep
+    from challenges import embedded_sweep
 
     now = [1000.0]
     monkeypatch.setattr(embedded_sweep, "monotonic", lambda: now[0])

@@ -88,7 +88,7 @@ MIDDLEWARE = [
     "config.errors.DatabaseUnavailableMiddleware",
     "config.errors.PageErrorMiddleware",
     # The embedded default's sweeper (no worker, no beat); gone when REDIS_URL is set.
-    "config.embedded_sweep.EmbeddedSweepMiddleware",
+    "challenges.embedded_sweep.EmbeddedSweepMiddleware",
 ]
 
 # Django's sessions: database rows, read through the Redis cache when REDIS_URL is set
@@ -296,7 +296,7 @@ CELERY_BEAT_SCHEDULE = {
 # An attempt still `verifying` this long after it finished is re-enqueued by the sweeper.
 VERIFY_STUCK_AFTER = timedelta(seconds=int(os.environ.get("VERIFY_STUCK_AFTER", "120")))
 # Without a broker the web process sweeps: on its first request, then on one request per
-# this interval (config/embedded_sweep.py).
+# this interval (challenges/embedded_sweep.py).
 EMBEDDED_SWEEP = True
 EMBEDDED_SWEEP_EVERY = timedelta(seconds=float(os.environ.get("SWEEP_SECONDS", "60")))
 

@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from challenges import hooks
+
 
 class CasualConfig(AppConfig):
     """Casual-game sessions (Kitten fishing, Go Fish with books) on top of the pure engines.
@@ -9,3 +11,12 @@ class CasualConfig(AppConfig):
     name = "games.web"
     label = "casual"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import accounts  # AppConfig.ready: it imports the models, loaded only now
+
+        # The account's export and deletion (challenges/accounts.py) reach the casual games here.
+        hooks.provide(
+            player_casual_games=lambda player: accounts.player_casual_games(player),
+            player_casual_delete=lambda player: accounts.player_casual_delete(player),
+        )

@@ -7,7 +7,8 @@ SQLite, a crash mid-replay), nothing would ever try again and the attempt stayed
 sweeps (so a restart recovers what the last run left), then at most one request per
 EMBEDDED_SWEEP_EVERY, after its own response is ready. The sweep re-enqueues attempts
 `verifying` for longer than VERIFY_STUCK_AFTER, and eagerly that means replayed on the spot.
-With a broker this middleware removes itself.
+With a broker this middleware removes itself. It is challenges' (it runs challenges'
+sweeper task), not the project's plumbing in config/.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from time import monotonic
 
 from django.conf import settings
 from django.core.exceptions import MiddlewareNotUsed
+
+from . import tasks
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +48,7 @@ class EmbeddedSweepMiddleware:
 
     @staticmethod
     def sweep() -> None:
-        from challenges.tasks import sweep_verifying
-
         try:
-            sweep_verifying()
+            tasks.sweep_verifying()
         except Exception:  # the request is answered already; the next sweep tries again
             log.exception("embedded sweep failed")
