@@ -11,9 +11,10 @@ the day's results referencing it, and loads the same rows into each:
 - `plain`: today's table (id primary key, the challenge, player and status indexes);
 - `by_day`: `PARTITION BY RANGE (day)`, one partition per day; the primary key must hold the
   partition key, so it is (day, id), and results reference (day, attempt_id);
-- `by_id`: `PARTITION BY RANGE (id)` where an attempt's id carries its day
-  (challenge_id << 32 | sequence): the public API knows an attempt by its id alone, and
-  here the id alone finds its one partition, so the primary key stays (id).
+- `by_id`: `PARTITION BY RANGE (id)` where an attempt's id carries the day it started
+  (days since 1970 << 32 | a sequence): the public API knows an attempt by its id alone
+  (`/api/attempts/<id>/asks`), and here the id alone finds its one partition, so the
+  primary key stays (id) and results keep their one-column foreign key.
 
 The last day is "today" (every attempt playing, 13 asks made); the others are closed (27
 asks, verified, one result each). Measured per layout, each statement timed from the client
@@ -125,6 +126,12 @@ def challenge_of(index: int) -> int:
     return FIRST_CHALLENGE + index
 
 
+def id_base(index: int) -> int:
+    """The first id of a day in the by_id layout: the day's number since 1970 in the high bits
+    (a JavaScript-safe integer until the year 7700)."""
+    return (day_of(index) - dt.date(1970, 1, 1)).days << 32
+
+
 def create_schema(conn: psycopg.Connection, days: int) -> None:
     conn.execute("CREATE TABLE challenge (id bigint PRIMARY KEY, date date NOT NULL UNIQUE, seed text NOT NULL)")
     conn.execute(
@@ -148,23 +155,21 @@ def create_schema(conn: psycopg.Connection, days: int) -> None:
     )
     # by_id: the day is the id's high bits, so the id is the partition key and the key.
     conn.execute("CREATE SEQUENCE by_id_seq")
-    # The CHECK keeps a day's games in its challenge's partition, which makes a unique index
-    # per partition as good as one over the table (Postgres refuses a unique index on the
-    # parent that lacks the partition key: "one ranked attempt per day" is per partition).
-    conn.execute(
-        f"CREATE TABLE by_id (id bigint NOT NULL PRIMARY KEY, {_COLUMNS}, CHECK (id >> 32 = challenge_id))"
-        " PARTITION BY RANGE (id)"
-    )
+    conn.execute(f"CREATE TABLE by_id (id bigint NOT NULL PRIMARY KEY, {_COLUMNS}) PARTITION BY RANGE (id)")
     conn.execute(
         f"CREATE TABLE by_id_result ({_RESULT_COLUMNS}, attempt_id bigint NOT NULL UNIQUE REFERENCES by_id (id))"
     )
     for i in range(days):
-        day, nxt, cid = day_of(i), day_of(i + 1), challenge_of(i)
+        day, nxt, low = day_of(i), day_of(i + 1), id_base(i)
         conn.execute(f"CREATE TABLE by_day_{i:04d} PARTITION OF by_day FOR VALUES FROM ('{day}') TO ('{nxt}')")
+        conn.execute(f"CREATE TABLE by_id_{i:04d} PARTITION OF by_id FOR VALUES FROM ({low}) TO ({id_base(i + 1)})")
+        # Postgres refuses a unique index on the parent without the partition key. A ranked
+        # game starts on its challenge's day only (no ranked start after closes_at), so all
+        # of a day's ranked games are in that day's partition: unique per partition is
+        # unique over the table.
         conn.execute(
-            f"CREATE TABLE by_id_{i:04d} PARTITION OF by_id FOR VALUES FROM ({cid << 32}) TO ({(cid + 1) << 32})"
+            f"CREATE UNIQUE INDEX by_id_{i:04d}_one_ranked ON by_id_{i:04d} (player_id, challenge_id) WHERE ranked"
         )
-        conn.execute(f"CREATE UNIQUE INDEX by_id_{i:04d}_one_ranked ON by_id_{i:04d} (player_id) WHERE ranked")
     for table in LAYOUTS:
         # The indexes of today's model, on every layout (on a partitioned table each
         # partition gets its own; a unique one must include the partition key).
@@ -200,14 +205,15 @@ def load(conn: psycopg.Connection, days: int, per_day: int) -> float:
             f" %(cid)s, p FROM generate_series(1, %(n)s) p"
         )
         params = {"moves": moves, "status": status, "start": f"{day} 08:00+00", "cid": cid, "n": per_day}
+        base = id_base(i)
         cols = "ranked, moves, status, started_at, finished_at, challenge_id, player_id"
         conn.execute(f"INSERT INTO plain ({cols}) {select}", params)
         conn.execute(
             f"INSERT INTO by_day (day, {cols}) SELECT %(day)s::date, s.* FROM ({select}) s", {**params, "day": day}
         )
         conn.execute(
-            f"INSERT INTO by_id (id, {cols}) SELECT (%(cid)s::bigint << 32) | nextval('by_id_seq'), s.* FROM ({select}) s",
-            params,
+            f"INSERT INTO by_id (id, {cols}) SELECT %(base)s::bigint | nextval('by_id_seq'), s.* FROM ({select}) s",
+            {**params, "base": base},
         )
         if not today:
             for table, extra_cols, extra in (
@@ -235,17 +241,27 @@ def percentiles(samples: Sequence[float]) -> str:
     return f"{p50:.3f} / {p99:.3f}"
 
 
-def timed(conn: psycopg.Connection, runs: Sequence[tuple[str, Sequence]], verify: Callable[[psycopg.Cursor], None]):
-    """Each statement once, timed from the client; ``verify`` checks what each one did."""
-    samples = []
+Run = tuple[str, Sequence, Callable[[psycopg.Cursor], None]]
+
+
+def interleaved(conn: psycopg.Connection, plans: dict[str, list[Run]]) -> dict[str, list[float]]:
+    """Each plan's statements timed from the client, taken in turn (one of each plan, then
+    the next of each): the machine's speed drifts within minutes, and a figure measured
+    after another would carry the drift into their ratio. Each run's check sees what its
+    statement did."""
+    samples: dict[str, list[float]] = {name: [] for name in plans}
     with psycopg.ClientCursor(conn) as cur:
-        for statement, params in runs:
-            t = time.perf_counter()
-            cur.execute(statement, params)
-            elapsed = time.perf_counter() - t
-            verify(cur)
-            check(elapsed > 0, "a statement took no time: the clock cannot be trusted")
-            samples.append(elapsed)
+        for k in range(max(len(runs) for runs in plans.values())):
+            for name, runs in plans.items():
+                if k >= len(runs):
+                    continue
+                statement, params, verify = runs[k]
+                t = time.perf_counter()
+                cur.execute(statement, params)
+                elapsed = time.perf_counter() - t
+                verify(cur)
+                check(elapsed > 0, "a statement took no time: the clock cannot be trusted")
+                samples[name].append(elapsed)
     return samples
 
 
@@ -282,44 +298,64 @@ def today_rows(conn: psycopg.Connection, table: str, days: int) -> list[tuple]:
 
 
 def bench_asks(conn: psycopg.Connection, days: int, samples: int, slow_samples: int, rng: random.Random) -> list[tuple]:
-    """The ask's two statements on today's games, each game asked once per variant (so each
-    compare-and-set finds PLAYING_ASKS asks and lands)."""
-    figures: list[tuple] = []
+    """The ask's two statements (its read, then its compare-and-set) on today's games, each
+    game asked once (so each compare-and-set finds PLAYING_ASKS asks and lands). by_day by id
+    alone with only its (day, id) key is slow enough to be measured on its own first; then
+    every other way side by side, interleaved."""
     next_moves = _moves(PLAYING_ASKS + 1)
-    for table in LAYOUTS:
-        rows = today_rows(conn, table, days)
+    by_id_alone: Callable[[tuple], list] = lambda r: [r[0]]  # noqa: E731
+    by_day_and_id: Callable[[tuple], list] = lambda r: [r[1], r[0]]  # noqa: E731
+    phases = [
+        [("by_day", "id alone, (day, id) key only", "a.id = %s", by_id_alone, slow_samples)],
+        [
+            ("plain", "id", "a.id = %s", by_id_alone, samples),
+            ("by_day", "id alone, + index on id", "a.id = %s", by_id_alone, samples),
+            ("by_day", "(day, id)", "a.day = %s AND a.id = %s", by_day_and_id, samples),
+            ("by_id", "id", "a.id = %s", by_id_alone, samples),
+        ],
+    ]
+    left = {table: today_rows(conn, table, days) for table in LAYOUTS}
+    for rows in left.values():
         rng.shuffle(rows)
-        variants = [("id", "a.id = %s", lambda r: [r[0]])]
-        if table == "by_day":
-            variants = [
-                ("id alone, (day, id) key only", "a.id = %s", lambda r: [r[0]]),
-                ("id alone, + index on id", "a.id = %s", lambda r: [r[0]]),
-                ("(day, id)", "a.day = %s AND a.id = %s", lambda r: [r[1], r[0]]),
-            ]
-        for name, where, key in variants:
-            if name == "id alone, + index on id":
-                conn.execute("CREATE INDEX by_day_id_alone ON by_day (id)")
-                conn.execute("ANALYZE by_day")
-            count = slow_samples if name.endswith("key only") else samples
+    figures: list[tuple] = []
+    for number, phase in enumerate(phases):
+        if number == 1:
+            conn.execute("CREATE INDEX by_day_id_alone ON by_day (id)")
+            conn.execute("ANALYZE by_day")
+        plans: dict[str, list[Run]] = {}
+        touched: dict[str, int] = {}
+        for table, name, where, key, count in phase:
+            rows = left[table]
             check(len(rows) >= count, f"{table}: {len(rows)} of today's games left for {count} asks")
-            chosen, rows = rows[:count], rows[count:]
+            chosen, left[table] = rows[:count], rows[count:]
             read = _READ.format(table=table, where=where)
             cas = _CAS.format(table=table, where=where.replace("a.", ""))
-            touched = partitions_in_plan(conn, read, [*key(chosen[0]), chosen[0][2]], table)
+            seen = partitions_in_plan(conn, read, [*key(chosen[0]), chosen[0][2]], table)
             expected = days if name.startswith("id alone") else (0 if table == "plain" else 1)
             check(
-                touched == expected,
-                f"{table} by {name}: the read's plan touches {touched} partitions, expected {expected}",
+                seen == expected, f"{table} by {name}: the read's plan touches {seen} partitions, expected {expected}"
             )
-            reads = timed(conn, [(read, [*key(r), r[2]]) for r in chosen], one_row_found)
-            writes = timed(conn, [(cas, [next_moves, *key(r), PLAYING_ASKS]) for r in chosen], one_row_changed)
-            figures.append((table, name, touched, percentiles(reads), percentiles(writes), count))
+            touched[f"{table} {name}"] = seen
+            plans[f"{table} {name} read"] = [(read, [*key(r), r[2]], one_row_found) for r in chosen]
+            plans[f"{table} {name} write"] = [
+                (cas, [next_moves, *key(r), PLAYING_ASKS], one_row_changed) for r in chosen
+            ]
+        # An ask is its read then its write: keep them in that order, one game after another.
+        ordered: dict[str, list[Run]] = {}
+        for table, name, *_ in phase:
+            reads, writes = plans[f"{table} {name} read"], plans[f"{table} {name} write"]
+            ordered[f"{table} {name}"] = [run for pair in zip(reads, writes, strict=True) for run in pair]
+        timings = interleaved(conn, ordered)
+        for table, name, *_, count in phase:
+            both = timings[f"{table} {name}"]
+            reads, writes = both[0::2], both[1::2]
+            figures.append((table, name, touched[f"{table} {name}"], percentiles(reads), percentiles(writes), count))
     return figures
 
 
 def bench_inserts(conn: psycopg.Connection, days: int, samples: int) -> list[tuple]:
     """The start's one INSERT (autocommit, as config.db.one_statement sends it) into today."""
-    figures = []
+    plans: dict[str, list[Run]] = {}
     cid, day = challenge_of(days - 1), day_of(days - 1)
     base = 10_000_000
     cols = "ranked, moves, status, started_at, challenge_id, player_id"
@@ -330,20 +366,20 @@ def bench_inserts(conn: psycopg.Connection, days: int, samples: int) -> list[tup
             sql, extra = f"INSERT INTO by_day (day, {cols}) VALUES (%s, true, '[]', 'playing', now(), %s, %s)", [day]
         else:
             sql = (
-                f"INSERT INTO by_id (id, {cols}) VALUES ((%s::bigint << 32) | nextval('by_id_seq'),"
+                f"INSERT INTO by_id (id, {cols}) VALUES (%s::bigint | nextval('by_id_seq'),"
                 " true, '[]', 'playing', now(), %s, %s)"
             )
-            extra = [cid]
-        runs = [(sql, [*extra, cid, base + p]) for p in range(samples)]
-        inserted = timed(conn, runs, one_row_changed)
-        figures.append((table, percentiles(inserted), samples))
-    return figures
+            extra = [id_base(days - 1)]
+        plans[table] = [(sql, [*extra, cid, base + p], one_row_changed) for p in range(samples)]
+    return [(table, percentiles(inserted), len(inserted)) for table, inserted in interleaved(conn, plans).items()]
 
 
 def bench_archive(conn: psycopg.Connection, days: int, samples: int) -> list[tuple]:
     """A closed day's archive in keyset batches of 2,000 (results in rank order, each with its
     attempt's asks): the read that retirement and the archive endpoint make."""
-    figures = []
+    plans: dict[str, list[Run]] = {}
+    seen: dict[str, int] = {}
+    want = 0
     i = days // 2
     cid, day = challenge_of(i), day_of(i)
     variants: list[tuple[str, str, str, list]] = [("plain", "join on id", "", [cid])]
@@ -351,7 +387,7 @@ def bench_archive(conn: psycopg.Connection, days: int, samples: int) -> list[tup
         ("by_day", "join on (day, id)", " AND a.day = r.day", [cid]),
         ("by_day", "+ the day as a constant", " AND a.day = r.day AND a.day = %s", [day, cid]),
         ("by_id", "join on id", "", [cid]),
-        ("by_id", "+ the day's id range", " AND a.id >= %s AND a.id < %s", [cid << 32, (cid + 1) << 32, cid]),
+        ("by_id", "+ the day's id range", " AND a.id >= %s AND a.id < %s", [id_base(i), id_base(i + 1), cid]),
     ]
     for table, name, condition, params in variants:
         sql = (
@@ -370,9 +406,12 @@ def bench_archive(conn: psycopg.Connection, days: int, samples: int) -> list[tup
         def full_batch(cur: psycopg.Cursor, want: int = want) -> None:
             check(len(cur.fetchall()) == want, "an archive batch came back short")
 
-        batches = timed(conn, [(sql, params)] * samples, full_batch)
-        figures.append((table, name, touched, percentiles(batches), samples, want))
-    return figures
+        plans[f"{table}|{name}"] = [(sql, params, full_batch)] * samples
+        seen[f"{table}|{name}"] = touched
+    return [
+        (*key.split("|"), seen[key], percentiles(batches), len(batches), want)
+        for key, batches in interleaved(conn, plans).items()
+    ]
 
 
 # --- retention ----------------------------------------------------------------------------
@@ -483,9 +522,12 @@ def main(argv: list[str] | None = None) -> int:
         conn.execute(f"CREATE DATABASE {DATABASE}")
     try:
         with psycopg.connect(f"{PG}/{DATABASE}", autocommit=True) as conn:
+            # The WAL flush at each commit is the same for every layout and, on a shared
+            # machine, the noisiest part of a write: left out, so that what differs shows.
+            conn.execute("SET synchronous_commit = off")
             version = conn.execute("SHOW server_version").fetchone()[0]
             buffers = conn.execute("SHOW shared_buffers").fetchone()[0]
-            print(f"PostgreSQL {version}, shared_buffers {buffers}")
+            print(f"PostgreSQL {version}, shared_buffers {buffers}, synchronous_commit off for this run's session")
             print(f"load: {args.days} days x {args.per_day:,} attempts per layout, {args.samples:,} samples per figure")
             create_schema(conn, args.days)
             loaded = load(conn, args.days, args.per_day)
