@@ -72,5 +72,7 @@ test: lint messages browser-deps stack-deps node_modules/axe-core/axe.min.js
 test-quick: lint messages
 	$(BIN)/python -m pytest -q -m "$(QUICK)" $(PYTEST_ARGS)
 
-bench: install-bench
-	$(BIN)/python -m bench.all
+# The whole benchmark set, one report in docs/reports/ (bench/report.py; ~25 min, quiet machine).
+# BENCH_ARGS="--against COMMIT" runs the full stack side by side with that commit.
+bench: install-bench stack-deps
+	$(BIN)/python -m bench.report $(BENCH_ARGS)

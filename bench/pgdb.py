@@ -1,13 +1,16 @@
-"""The benchmarks' own Postgres database (`bench`), never the test or site data."""
+"""The benchmarks' own Postgres database (`bench`, or BENCH_DB: `make bench` gives each report
+a fresh one), never the test or site data."""
 
 import os
 
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+DB = os.environ.get("BENCH_DB", "bench")
+URL = f"{PG}/{DB}"
 
 
 def ensure_database() -> None:
     import psycopg
 
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        if not conn.execute("select 1 from pg_database where datname = 'bench'").fetchone():
-            conn.execute("create database bench")
+        if not conn.execute("select 1 from pg_database where datname = %s", [DB]).fetchone():
+            conn.execute(f'create database "{DB}"')

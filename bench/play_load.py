@@ -35,6 +35,7 @@ import os
 import random
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -160,35 +161,43 @@ GROUPS = (
     ("postgres", "postgres"),
     ("redis", "redis-server"),
     ("worker", "celery"),
+    ("proxy", "nginx"),
 )
 
 
-def _group(pid: str) -> str | None:
+# Which processes count, given (group, command line, session id): None counts every
+# process of a group on the machine; bench.report narrows it to one stack's own processes.
+Scope = Callable[[str, str, int], bool] | None
+
+
+def _group(pid: str) -> tuple[str | None, str]:
     if int(pid) == os.getpid():
-        return "load generator"
+        return "load generator", ""
     try:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         comm = Path(f"/proc/{pid}/comm").read_text().strip()
     except OSError:
-        return None
+        return None, ""
     for group, needle in GROUPS:
         if needle in cmdline or comm == needle:
-            return group
-    return None
+            return group, cmdline
+    return None, ""
 
 
-def cpu_snapshot() -> tuple[dict[str, tuple[str, float]], float, float]:
+def cpu_snapshot(scope: Scope = None) -> tuple[dict[str, tuple[str, float]], float, float]:
     """({pid: (group, CPU seconds)}, machine busy seconds, machine idle seconds)."""
     procs: dict[str, tuple[str, float]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
-        group = _group(entry.name)
+        group, cmdline = _group(entry.name)
         if group is None:
             continue
         try:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
+            continue
+        if scope is not None and group != "load generator" and not scope(group, cmdline, int(fields[3])):
             continue
         procs[entry.name] = (group, (int(fields[11]) + int(fields[12])) / _TICK)
     cpu = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -214,9 +223,16 @@ def cpu_per_ask(before, after, asks: int) -> dict:
 
 
 async def run(
-    url: str, players: int, seconds: float, rate: float | None = None, warmup: float = 5.0, auth: str = "session"
+    url: str,
+    players: int,
+    seconds: float,
+    rate: float | None = None,
+    warmup: float = 5.0,
+    auth: str = "session",
+    scope: Scope = None,
 ) -> dict:
-    """Players arrive during ``warmup`` seconds; then ``seconds`` are measured."""
+    """Players arrive during ``warmup`` seconds; then ``seconds`` are measured (CPU of the
+    processes ``scope`` admits)."""
     base = urlsplit(url)
     latencies: list[float] = []
     counts: dict = {}
@@ -227,9 +243,9 @@ async def run(
 
     async def measure() -> None:
         await asyncio.sleep(warmup)
-        snapshots.append((cpu_snapshot(), time.perf_counter()))
+        snapshots.append((cpu_snapshot(scope), time.perf_counter()))
         await asyncio.sleep(seconds)
-        snapshots.append((cpu_snapshot(), time.perf_counter()))
+        snapshots.append((cpu_snapshot(scope), time.perf_counter()))
 
     await asyncio.gather(
         measure(), *(Player(base, window, gap, latencies, counts, auth).run(warmup) for _ in range(players))

@@ -22,9 +22,9 @@ import sys
 import time
 from pathlib import Path
 
-from bench.pgdb import PG, ensure_database
+from bench.pgdb import URL, ensure_database
 
-os.environ["DATABASE_URL"] = f"{PG}/bench"
+os.environ["DATABASE_URL"] = URL
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
 ROOT = Path(__file__).resolve().parent.parent
