@@ -5,6 +5,7 @@ same selectors the API uses."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any, Protocol, runtime_checkable
 
 from django.conf import settings
 from django.http import Http404
@@ -22,6 +23,14 @@ from leaderboard.models import Result
 
 PAGE_SIZE = 50
 ARCHIVE_DAYS = 30
+
+
+@runtime_checkable
+class Traced(Protocol):
+    """An engine that shows a whole game face up (Pêche's: the daily game's replays); the
+    Engine protocol of every game does not ask for it."""
+
+    def trace(self, seed: str, moves: list[str]) -> list[dict[str, Any]]: ...
 
 
 def _day_or_404(text: str) -> dt.date:
@@ -183,7 +192,7 @@ def player(request, player_id: int):
     )
     is_me = viewer is not None and viewer.pk == shown.pk
     now = timezone.now()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for r in results:
         revealed = r.challenge.is_revealed(now)
         rows.append(
@@ -227,11 +236,14 @@ def replay(request, attempt_id: int):
     viewer = current_player(request)
     mine = viewer is not None and viewer.pk == attempt.player_id
     found = lessons(attempt.challenge.seed, list(attempt.moves)) if mine else []
+    game = engine(attempt.challenge.game)
+    if not isinstance(game, Traced):
+        raise Http404("no replay of this game")
     data = {
         "name": attempt.player.shown_name,
         "date": attempt.challenge.date.isoformat(),
         "mine": mine,
-        "steps": engine(attempt.challenge.game).trace(attempt.challenge.seed, list(attempt.moves)),
+        "steps": game.trace(attempt.challenge.seed, list(attempt.moves)),
         "lessons": [lesson.as_dict() for lesson in found],
     }
     return render(

@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import logging
 from collections.abc import Iterator
+from typing import Any
 
 from django.db import connection
 from django.db.models import Count, Q
@@ -175,7 +176,7 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
             by_client.setdefault(client_key, set()).add(player_id)
         if browser_key:
             by_browser.setdefault(browser_key, set()).add(player_id)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for r in results:
         same_client = by_client.get(r.attempt.client_key, set()) - {r.player_id}
         same_browser = by_browser.get(r.attempt.browser_key, set()) - {r.player_id}

@@ -8,6 +8,7 @@ import os
 import secrets
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from celery.schedules import crontab
@@ -127,7 +128,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "db.sqlite3",
+            "NAME": str(BASE_DIR / "db.sqlite3"),
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
     }
@@ -302,7 +303,7 @@ EMBEDDED_SWEEP_EVERY = timedelta(seconds=float(os.environ.get("SWEEP_SECONDS", "
 
 # One structured line per record: logfmt (key=value) by default, LOG_FORMAT=json for JSON.
 # The key=value pairs a message names (attempt=, challenge=) become fields of their own.
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {

@@ -2,6 +2,7 @@ import os as _os
 import re as _re
 
 from .base import *  # noqa: F401,F403
+from .base import REDIS_URL  # named: this module reassigns it below
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 DAILY_SEED_SECRET = "test-daily-secret"
@@ -9,11 +10,11 @@ LOGGING["root"]["level"] = "WARNING"  # noqa: F405
 # Off unless the environment sets them (the ops tests' gunicorn does; others override).
 RATE_LIMITS = {scope: _os.environ.get(f"RATE_LIMIT_{scope.upper()}", "off") for scope in RATE_LIMITS}  # noqa: F405
 
-if REDIS_URL:  # noqa: F405
+if REDIS_URL:
     # Under pytest, REDIS_URL names the session's own redis-server (./conftest.py),
     # never the machine's; the tests flush database TEST_REDIS_DB (15) of it, and processes
     # they start may pick another database of the same server with TEST_REDIS_DB.
-    REDIS_URL = _re.sub(r"(/\d*)?$", "/" + _os.environ.get("TEST_REDIS_DB", "15"), REDIS_URL.rstrip("/"), count=1)  # noqa: F405
+    REDIS_URL = _re.sub(r"(/\d*)?$", "/" + _os.environ.get("TEST_REDIS_DB", "15"), REDIS_URL.rstrip("/"), count=1)
     CELERY_BROKER_URL = REDIS_URL
     CACHES["default"]["LOCATION"] = REDIS_URL  # noqa: F405
 VERIFY_STUCK_AFTER = timedelta(seconds=2)  # noqa: F405

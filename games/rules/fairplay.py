@@ -471,7 +471,8 @@ def _judge(raw: list[Observed]) -> GameAssessment:
     # Per model: Σ log π(a), the gains of held asks and the count of held-but-missed asks.
     per_model = []
     for model in MODELS:
-        log_pi, rows, gains, misses = 0.0, [], [], 0
+        log_pi, gains, misses = 0.0, [], 0
+        rows: list[tuple[float, float | None]] = []  # None: an ask that tells nothing
         for a in raw:
             pi = _policy(model, a.chances, a.basic)
             i = a.ranks.index(a.rank)
