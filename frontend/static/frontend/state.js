@@ -1,6 +1,7 @@
 // The daily page's plain state and its mutators fn(state, …). No DOM, no HTTP,
 // no game rules: hands, legal ranks and results all come from the server's view.
 import { withoutRank } from "./cards.js";
+import { setField } from "./mutators.js";
 
 export function createState(config) {
   return {
@@ -30,9 +31,7 @@ export function setPlayer(state, player) {
   state.needsName = !player;
 }
 
-export function setChallenge(state, challenge) {
-  state.challenge = challenge;
-}
+export const setChallenge = setField("challenge");
 
 // What the table shows. Between two views it follows the events one by one (cards
 // given, fished, paired); each new view from the server replaces it whole.
@@ -83,9 +82,7 @@ export function visibleHistory(state) {
   return source ? source.history.slice(0, state.shownHistory) : [];
 }
 
-export function setNextDeal(state, closesAt) {
-  state.nextDeal = closesAt;
-}
+export const setNextDeal = setField("nextDeal");  // the challenge's closes_at
 
 // One event revealed: the table follows it (no rule is decided here: the events say
 // what moved; the next view from the server is the truth).
@@ -124,30 +121,17 @@ export function endPlayback(state, view) {
   state.motionMs = 0;
 }
 
-export function setBusy(state, busy) {
-  state.busy = busy;
-}
-
-export function setError(state, error) {
-  state.error = error;
-}
+export const setBusy = setField("busy");
+export const setError = setField("error");
 
 export function moveFocus(state, delta) {
   const n = state.view ? state.view.hand.length : 0;
   if (n) state.focus = (state.focus + delta + n) % n;
 }
 
-export function setFocus(state, index) {
-  state.focus = index;
-}
-
-export function tick(state, now) {
-  state.now = now;
-}
-
-export function setShared(state, how) {
-  state.shared = how;
-}
+export const setFocus = setField("focus");
+export const tick = setField("now");
+export const setShared = setField("shared");
 
 // A ranked game may take asks until the day closes plus its grace (the view's
 // asks_until); in its last minutes the page counts down, then says it no longer counts.
@@ -165,6 +149,4 @@ export function closing(state) {
     && Date.parse(v.asks_until) - state.now <= CLOSE_WARNING_MS);
 }
 
-export function setNotice(state, notice) {
-  state.notice = notice;
-}
+export const setNotice = setField("notice");

@@ -1,9 +1,9 @@
-// Go Fish with books page: wires input to the server (casual/api.js), keeps state
-// (state.js) and draws it (render.js). The server plays every simulated seat; this
-// file only paces the returned events, one step at a time.
+// Go Fish's controller: input to the server, state through its mutators, render.js draws.
+// The server plays every simulated seat; this file only paces the events.
 import * as api from "../casual/api.js";
 import * as S from "./state.js";
-import { PACES, loadPace, recall, remember, savePace } from "../casual/pace.js";
+import { PACES, loadPace, remember, savePace } from "../casual/pace.js";
+import { casualPage } from "../casual/page.js";
 import { mount, render } from "./render.js";
 import { createPlayback, finishOnInput } from "../frontend/playback.js";
 
@@ -15,8 +15,7 @@ const config = {
   stepMs: Number(window.GOFISH_STEP_MS ?? root.dataset.stepMs ?? 700),
 };
 const state = S.createState(config);
-const session = api.casualSession(GAME);
-state.pace = loadPace(GAME);
+S.setPace(state, loadPace(GAME));
 const draw = () => render(root, state);
 
 // The other seats' turn at the player's pace; a key, a tap on the table, Skip or any
@@ -24,7 +23,7 @@ const draw = () => render(root, state);
 const playback = createPlayback();
 finishOnInput(root, playback, { active: () => state.phase === "playback", controls: "#gf-skip, #gf-pace, #gf-new, a" });
 
-// The log as the page showed it after the server's move ``moves``: a reload shows it again.
+// The log as shown after the server's move ``moves``: a reload shows it again.
 const rememberLog = (game) => remember(GAME, game.id, game.moves, { log: state.announcements });
 
 const MESSAGES = {
@@ -45,31 +44,32 @@ function show(game) {
   draw();
 }
 
-// The server's current game, as stored: page load, reload, and a stale or vanished game
-// (``home`` when the caller has it already).
-async function resync(home = null) {
-  if (!home) home = await session.start();
-  S.setTally(state, home.tally);
-  S.clearAnnouncements(state);
-  if (home.current) {
-    const shown = recall(GAME, home.current.id, home.current.moves);
+// The stored game (on load, after a stale move) with the log it last showed, else the setup.
+const page = casualPage(GAME, {
+  draw,
+  setTally: (tally) => S.setTally(state, tally),
+  show: (current, shown) => {
+    S.clearAnnouncements(state);
     // Not remembered (another browser, storage off): the asks are in the view.
-    for (const event of shown ? shown.log : home.current.view.ask_history.map((a) => ({ type: "ask", ...a }))) {
+    for (const event of shown ? shown.log : current.view.ask_history.map((a) => ({ type: "ask", ...a }))) {
       S.announce(state, event);
     }
-    show(home.current);
-  }
-  else {
+    show(current);
+  },
+  none: () => {
+    S.clearAnnouncements(state);
     S.setPhase(state, "setup");
     openSetup(true);
-  }
-}
+  },
+  fail,
+});
+const { session, resync } = page;
 
 async function playOut(response) {
   S.beginPlayback(state, response);
   remember(GAME, response.id, response.moves, { log: [...state.announcements, ...response.events] });
   draw();
-  // Step by step: each event of the simulated seats after a pause at the player's pace.
+  // Each event of the simulated seats after a pause at the player's pace.
   await playback.play(response.events, async (event, i) => {
     if (i > 0 && event.type !== "end") await playback.pause(config.stepMs * PACES[state.pace]);
     S.revealEvent(state, event);
@@ -79,7 +79,7 @@ async function playOut(response) {
   draw();
 }
 
-// The playback in progress, if any, so that a control can wait for its end.
+// The running playback, for a control to wait for its end.
 let playing = Promise.resolve();
 
 async function onAsk(rank) {
@@ -159,7 +159,7 @@ mount(root, {
   onSkip: () => playback.finish(),
   onPace: (pace) => {
     if (!Object.hasOwn(PACES, pace)) return;
-    state.pace = pace;
+    S.setPace(state, pace);
     savePace(GAME, pace);
     draw();
   },
@@ -182,12 +182,4 @@ mount(root, {
   },
 });
 
-async function start() {
-  draw();
-  try {
-    await resync();
-  } catch (error) {
-    fail(error);
-  }
-}
-start();
+page.start();

@@ -1,24 +1,24 @@
-// The Go Fish page's plain state and its mutators fn(state, …). No DOM, no HTTP, no
-// rules: hands, legal targets and ranks, books and results all come from the server.
-// During a playback the previous view stays on screen and each event updates the
-// counters it names (who holds how many cards, the pond, the books).
+// Go Fish's plain state and its mutators fn(state, …). No DOM, no HTTP, no rules: hands,
+// legal moves, books and results come from the server; during a playback the previous
+// view stays on screen and each event updates the counts it names.
 import { RANKS, rankOf, withoutRank } from "../frontend/cards.js";
+import { setField } from "../frontend/mutators.js";
 
 export function createState(config) {
   return {
-    setup: config.setup,        // {min_players, max_players, hand_sizes: {players: default}}
-    game: null,                 // the server's last response (the truth)
-    pending: null,              // the next response while its events are played out
-    shown: null,                // {hand, hand_sizes, books, pond_size, turn} on screen
-    shownHistory: 0,            // ask-history entries revealed so far
-    announcements: [],          // every announced event, in order
-    phase: "loading",           // loading | setup | idle | busy | playback | over
+    setup: config.setup,  // {min_players, max_players, hand_sizes: {players: default}}
+    game: null,  // the server's last response (the truth)
+    pending: null,  // the next response while its events are played out
+    shown: null,  // {hand, hand_sizes, books, pond_size, turn} on screen
+    shownHistory: 0,  // ask-history entries revealed so far
+    announcements: [],  // every announced event, in order
+    phase: "loading",  // loading | setup | idle | busy | playback | over
     setupOpen: false,
-    target: null,               // the chosen seat to ask
-    focusRank: 0,               // index of the focused rank in the hand
+    target: null,  // the chosen seat to ask
+    focusRank: 0,  // index of the focused rank in the hand
     tally: { win: 0, loss: 0, draw: 0 },
     error: null,
-    pace: "normal",             // the player's pace (casual/pace.js PACES), remembered
+    pace: "normal",  // casual/pace.js PACES
   };
 }
 
@@ -105,21 +105,11 @@ export function clearAnnouncements(state) {
   state.announcements = [];
 }
 
-export function setPhase(state, phase) {
-  state.phase = phase;
-}
-
-export function openSetup(state, open) {
-  state.setupOpen = open;
-}
-
-export function setTally(state, tally) {
-  state.tally = tally;
-}
-
-export function setError(state, error) {
-  state.error = error;
-}
+export const setPhase = setField("phase");
+export const openSetup = setField("setupOpen");
+export const setTally = setField("tally");
+export const setError = setField("error");
+export const setPace = setField("pace");
 
 export function chooseTarget(state, seat) {
   if (legalTargets(state).includes(seat)) state.target = seat;
@@ -138,6 +128,4 @@ export function moveRank(state, delta) {
   if (n) state.focusRank = (state.focusRank + delta + n) % n;
 }
 
-export function setFocusRank(state, index) {
-  state.focusRank = index;
-}
+export const setFocusRank = setField("focusRank");

@@ -1,24 +1,22 @@
-// Kitten fishing page: input to the server (api.js), the state through its mutators
-// (state.js), drawn and moved by render.js. The server plays every flip; this file
-// only paces the events (playback.js).
+// Kitten's controller: input to the server, state through its mutators, render.js draws
+// and moves. The server plays every flip; this file only paces the events.
 import * as api from "../casual/api.js";
 import * as S from "./state.js";
-import { PACES, loadPace, recall, remember, savePace } from "../casual/pace.js";
+import { PACES, loadPace, remember, savePace } from "../casual/pace.js";
+import { casualPage } from "../casual/page.js";
 import { createPlayback, finishOnInput } from "../frontend/playback.js";
 import { cardLabel, confirm, elements, endTexts, fmt, render } from "./render.js";
 
-// Every message from this game's own catalogue (context "kitten"): the site's other
-// catalogues hold the same English words in another register.
+// This game's own catalogue (context "kitten"): the site's say these words in another register.
 const { npgettext, pgettext } = window;
 
 const root = document.getElementById("kitten");
 const GAME = root.dataset.game;
 const els = elements(root);
 const state = S.createState();
-const session = api.casualSession(GAME);
 
-// Durations (ms) at the normal pace: data attributes, overridable with
-// window.KITTEN_TIMING (tests). The player's pace scales them all.
+// Durations (ms) at the normal pace (data attributes; window.KITTEN_TIMING in tests),
+// scaled by the player's pace.
 const base = {};
 for (const name of ["deal", "flip", "highlight", "slide", "opponent", "auto"]) {
   base[name] = Number(root.dataset[`${name}Ms`]) || 0;
@@ -29,8 +27,8 @@ const timing = new Proxy(base, { get: (t, name) => t[name] * PACES[state.pace] }
 
 const draw = () => render(state, els);
 
-// A tap or key finishes the running animation only (the seeds' rule); Kitten thinking
-// and Auto's pause (playback.think) end early only when the game is interrupted.
+// A tap or key finishes the running animation only (the seeds' rule); Kitten's thinking
+// and Auto's pause (playback.think) end only on an interrupt.
 const playback = createPlayback();
 
 function interrupt() {
@@ -38,7 +36,7 @@ function interrupt() {
   playback.stop();
 }
 
-// --- messages ------------------------------------------------------------------------
+// --- messages
 function eventMessage(event) {
   const cap = event.capture;
   const you = event.seat === 0;
@@ -72,7 +70,7 @@ function rememberShown(game) {
   remember(GAME, game.id, game.moves, { status: finalStatus(game) });
 }
 
-// --- playing events from the server --------------------------------------------------
+// --- playing events from the server
 // One flip: Kitten thinks first; the card turns; a capture shows its cards, then they slide.
 async function playFlip(event, gen) {
   if (event.seat === 1) {
@@ -118,22 +116,21 @@ async function scheduleAuto() {
   if (gen === state.gen && state.auto && state.phase === "idle" && !state.animating) flip();
 }
 
-// --- server calls --------------------------------------------------------------------
+// --- server calls
 let pending = Promise.resolve();
 
-// The server's current game, as stored (page load, and a stale or vanished game); ``home``
-// when the caller has it already.
-async function resync(home = null) {
-  if (!home) home = await session.start();
-  S.setTally(state, home.tally);
-  if (home.current) {
-    const shown = recall(GAME, home.current.id, home.current.moves);
+// The stored game (on load, after a stale move) with the status it last showed, else a new one.
+const page = casualPage(GAME, {
+  draw,
+  setTally: (tally) => S.setTally(state, tally),
+  show: (current, shown) => {
     S.setStatus(state, shown ? shown.status : "");
-    settle(home.current);
-  } else {
-    await newGame();
-  }
-}
+    settle(current);
+  },
+  none: () => newGame(),
+  fail: (error) => failed(error),
+});
+const { session, resync } = page;
 
 function failed(error) {
   if (api.isStale(error)) {
@@ -234,8 +231,7 @@ async function askNewGame() {
   await newGame();
 }
 
-// --- input ---------------------------------------------------------------------------
-// (During an animation, finishOnInput takes the tap or the key first.)
+// --- input
 function flipRequest() {
   if (state.phase === "opponent") {
     S.setStatus(state, pgettext("kitten", "Wait for the opponent"));
@@ -252,7 +248,7 @@ const isControl = (target) => target instanceof Element && Boolean(target.closes
 
 finishOnInput(root, playback, { active: () => state.animating && !els.dialog.open, controls: CONTROL });
 
-// Space or Enter on the table flips (once the animation, which they would only finish, is over).
+// Space or Enter on the table flips (during an animation they only finish it).
 document.addEventListener("keydown", (e) => {
   if (e.defaultPrevented || state.animating || els.dialog.open || e.ctrlKey || e.metaKey || e.altKey) return;
   // Enter/Space (and the select's own keys) reach the control: it acts on them.
@@ -266,7 +262,6 @@ document.addEventListener("keydown", (e) => {
   if (!e.repeat) flipRequest();
 }, true);
 
-// Every control first finishes what is moving (finishOnInput), then acts.
 const control = (button, action) => button.addEventListener("click", action);
 
 els.piles[0].addEventListener("click", flipRequest);
@@ -298,13 +293,5 @@ if (document.fullscreenEnabled) {
   });
 }
 
-// --- start: resume the server's game (autosave) or deal a new one ---------------------
-async function start() {
-  draw();
-  try {
-    await resync();
-  } catch (error) {
-    await failed(error);
-  }
-}
-start();
+// --- start: resume the stored game or deal a new one
+page.start();

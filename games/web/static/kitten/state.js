@@ -1,22 +1,22 @@
-// The page's plain state and its mutators fn(state, …). No DOM, no rules: what is shown
-// comes from the server's view and events; a movement is a value (``motion``) that
-// render() plays once.
+// Kitten's plain state and its mutators fn(state, …). No DOM, no rules: what is shown comes
+// from the server; a movement is a value (``motion``) that render() plays once.
+import { setField } from "../frontend/mutators.js";
 
 export function createState() {
   return {
-    game: null,          // the server's last response (view, moves, tally, status)
+    game: null,  // the server's last response (view, moves, tally, status)
     shown: { piles: [0, 0], table: [], moves: 0, turn: null, highlight: [], first: null },
-    phase: "loading",    // loading | dealing | idle | busy | opponent | over
-    animating: false,    // a deal or flip/capture animation is running (input only finishes it)
+    phase: "loading",  // loading | dealing | idle | busy | opponent | over
+    animating: false,  // a deal or flip/capture animation is running (input only finishes it)
     dealing: false,
-    motion: null,        // {kind: deal | flip | slide, seat, start, ms}: the movement to play
+    motion: null,  // {kind: deal | flip | slide, seat, start, ms}: the movement to play
     auto: false,
-    pace: "normal",      // the player's pace (casual/pace.js PACES), remembered
+    pace: "normal",  // casual/pace.js PACES
     status: "",
     hint: false,
     tally: { win: 0, loss: 0, draw: 0 },
-    fullscreen: null,    // null without full screen, else whether the page is in it
-    gen: 0,              // bumped by New game / See result: stale async flows stop
+    fullscreen: null,  // null without full screen, else whether the page is in it
+    gen: 0,  // bumped by New game / See result: stale async flows stop
   };
 }
 
@@ -28,18 +28,14 @@ export function interrupt(state) {
 }
 
 // A response; the tally and the end panel wait for settle().
-export function receive(state, game) {
-  state.game = game;
-}
+export const receive = setField("game");
 
 export function setGame(state, game) {
   state.game = game;
   if (game && game.tally) state.tally = game.tally;
 }
 
-export function setTally(state, tally) {
-  state.tally = tally;
-}
+export const setTally = setField("tally");
 
 export function showView(state, view) {
   state.shown = {
@@ -57,9 +53,7 @@ export function settle(state, game, overStatus) {
   if (state.phase === "over") state.status = overStatus;
 }
 
-export function setPhase(state, phase) {
-  state.phase = phase;
-}
+export const setPhase = setField("phase");
 
 // A flip sent: the hint has done its job.
 export function asking(state) {
@@ -138,18 +132,7 @@ export function showAfter(state, event, status) {
   if (status !== null) state.status = status;
 }
 
-export function setStatus(state, text) {
-  state.status = text;
-}
-
-export function setAuto(state, on) {
-  state.auto = on;
-}
-
-export function setPace(state, pace) {
-  state.pace = pace;
-}
-
-export function setFullscreen(state, on) {
-  state.fullscreen = on;
-}
+export const setStatus = setField("status");
+export const setAuto = setField("auto");
+export const setPace = setField("pace");
+export const setFullscreen = setField("fullscreen");
