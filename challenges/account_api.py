@@ -11,11 +11,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import openapi as doc
+from config.inputs import Input, Text, parsed
 from config.throttling import WindowThrottle
 
 from . import accounts
 from .api import MeView as _MeView
-from .api import body_fields, require_player
+from .api import require_player
 from .auth import PLAYER_BACKEND
 
 
@@ -34,15 +35,12 @@ class DeviceCodeTryThrottle(WindowThrottle):
     scope = "device_code_tries"
 
 
-class RenameIn(serializers.Serializer):
-    name = serializers.CharField(
+class RenameIn(Input):
+    """The player's new name."""
+
+    name = Text(
         help_text="2–24 letters, digits, spaces and . ' -, in one script; not a name that looks like another player's."
     )
-
-
-class Renamed(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
 
 
 class DeviceCode(serializers.Serializer):
@@ -50,8 +48,10 @@ class DeviceCode(serializers.Serializer):
     expires_at = serializers.DateTimeField()
 
 
-class DeviceCodeIn(serializers.Serializer):
-    code = serializers.CharField()
+class DeviceCodeIn(Input):
+    """The one-time code shown on the player's other device."""
+
+    code = Text()
 
 
 class Export(serializers.Serializer):
@@ -72,7 +72,7 @@ class MeView(_MeView):
         tags=["players"],
         request=RenameIn,
         responses={
-            200: Renamed,
+            200: doc.Player,
             **doc.errors(
                 (400, doc.error("`bad_name`, or a malformed body")),
                 (401, doc.NOT_AUTHENTICATED),
@@ -85,8 +85,8 @@ class MeView(_MeView):
     )
     def patch(self, request):
         player = require_player(request)
-        fields = body_fields(request, name=str)
-        player = accounts.player_rename(player=player, name=fields["name"])
+        body = parsed(RenameIn, request)
+        player = accounts.player_rename(player=player, name=body["name"])
         return Response({"id": player.pk, "name": player.name})
 
     @extend_schema(
@@ -149,7 +149,7 @@ class DeviceCodeLoginView(APIView):
         tags=["players"],
         request=DeviceCodeIn,
         responses={
-            200: Renamed,
+            200: doc.Player,
             **doc.errors(
                 (400, doc.error("`bad_code` (unknown, expired or used: one refusal for all), or a malformed body")),
                 (413, doc.TOO_LARGE),
@@ -160,7 +160,7 @@ class DeviceCodeLoginView(APIView):
         "spent. Rate-limited per client IP.",
     )
     def post(self, request):
-        fields = body_fields(request, code=str)
-        player = accounts.device_code_redeem(code=fields["code"])
+        body = parsed(DeviceCodeIn, request)
+        player = accounts.device_code_redeem(code=body["code"])
         login(request._request, player.user, backend=PLAYER_BACKEND)
         return Response({"id": player.pk, "name": player.name})

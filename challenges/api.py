@@ -1,4 +1,5 @@
-"""Thin API views: check the input's shape, call a service or selector, serialize a view."""
+"""Thin API views: a body checked by its Input serializer (config/inputs.py), a service or
+selector called, a view returned."""
 
 from __future__ import annotations
 
@@ -17,27 +18,13 @@ from rest_framework.views import APIView
 from config import openapi as doc
 from config.cache import FAILED as REDIS_FAILED
 from config.errors import ApiError
+from config.inputs import Choice, Input, Text, Whole, parsed
 from config.throttling import AskThrottle, LoginThrottle, PlayerCreateThrottle
+from games.rules.cards import RANKS
 
 from . import selectors, services
 from .auth import PLAYER_BACKEND, current_player
 from .models import Attempt
-
-
-def body_fields(request, **types) -> dict:
-    """The JSON object body with exactly-typed fields (a bool is not an int, 7 is not "7")."""
-    data = request.data
-    if not isinstance(data, dict):
-        raise ApiError("bad_request", "the body must be a JSON object")
-    out = {}
-    for name, kind in types.items():
-        if name not in data:
-            raise ApiError("missing_field", f"'{name}' is required")
-        value = data[name]
-        if type(value) is not kind:
-            raise ApiError("wrong_type", f"'{name}' must be a {kind.__name__}")
-        out[name] = value
-    return out
 
 
 def require_player(request):
@@ -62,13 +49,44 @@ BROWSER_COOKIE = "browser"
 BROWSER_SHAPE = re.compile(r"^[A-Za-z0-9_-]{24}$")
 
 
+# --- request bodies: each is its check and its schema -----------------------------------
+
+
+class PlayerCreateIn(Input):
+    """A new player's name."""
+
+    name = Text(help_text="2–24 characters: letters, digits, spaces and . ' -; unique ignoring case.")
+
+
+class PasswordIn(Input):
+    """The player's new password."""
+
+    password = Text(help_text="At least 8 characters, not a common password.")
+
+
+class LoginIn(Input):
+    """A player's name and password."""
+
+    name = Text()
+    password = Text()
+
+
+class AskIn(Input):
+    """One ask: a rank, and the number of asks made so far."""
+
+    # A string that is no rank is the engine's `bad_move` too: the same answer whoever
+    # sees it first.
+    rank = Choice(RANKS, outside="bad_move", help_text="A rank in the player's hand.")
+    move = Whole(help_text="The number of asks already made (the view's `move`).")
+
+
 class PlayersView(APIView):
     throttle_classes = [PlayerCreateThrottle]
 
     @extend_schema(
         operation_id="player_create",
         tags=["players"],
-        request=doc.PlayerCreateIn,
+        request=PlayerCreateIn,
         responses={
             201: doc.PlayerCreated,
             **doc.errors(
@@ -81,8 +99,8 @@ class PlayersView(APIView):
         description="A named guest player. Also logs the browser session in. Rate-limited per client IP.",
     )
     def post(self, request):
-        fields = body_fields(request, name=str)
-        player, token = services.player_create(name=fields["name"])
+        body = parsed(PlayerCreateIn, request)
+        player, token = services.player_create(name=body["name"])
         login(request._request, player.user, backend=PLAYER_BACKEND)
         return Response({"id": player.pk, "name": player.name, "token": token}, status=status.HTTP_201_CREATED)
 
@@ -98,7 +116,7 @@ class PasswordView(APIView):
     @extend_schema(
         operation_id="player_set_password",
         tags=["players"],
-        request=doc.PasswordIn,
+        request=PasswordIn,
         responses={
             200: doc.Ok,
             **doc.errors(
@@ -111,8 +129,8 @@ class PasswordView(APIView):
     )
     def post(self, request):
         player = require_player(request)
-        fields = body_fields(request, password=str)
-        services.player_set_password(player=player, password=fields["password"])
+        body = parsed(PasswordIn, request)
+        services.player_set_password(player=player, password=body["password"])
         if by_session(request):
             # This session goes on under a new key; every other session of the player holds
             # the old password's hash, and Django refuses it on its next request.
@@ -126,9 +144,9 @@ class LoginView(APIView):
     @extend_schema(
         operation_id="session_login",
         tags=["players"],
-        request=doc.LoginIn,
+        request=LoginIn,
         responses={
-            200: doc.LoggedIn,
+            200: doc.Player,
             **doc.errors(
                 (400, doc.BAD_BODY), (401, doc.error("`bad_login`")), (413, doc.TOO_LARGE), (429, doc.RATE_LIMITED)
             ),
@@ -136,8 +154,8 @@ class LoginView(APIView):
         description="Log the browser session in by name and password.",
     )
     def post(self, request):
-        fields = body_fields(request, name=str, password=str)
-        player = services.player_authenticate(name=fields["name"], password=fields["password"])
+        body = parsed(LoginIn, request)
+        player = services.player_authenticate(name=body["name"], password=body["password"])
         try:
             login(request._request, player.user, backend=PLAYER_BACKEND)
         except REDIS_FAILED:  # ending the session of another player the browser had
@@ -288,7 +306,7 @@ class AskView(APIView):
         operation_id="attempt_ask",
         tags=["attempts"],
         parameters=[doc.ATTEMPT_ID],
-        request=doc.AskIn,
+        request=AskIn,
         examples=[doc.ASK_EXAMPLE],
         responses={
             200: doc.AttemptAfterAsk,
@@ -312,9 +330,9 @@ class AskView(APIView):
     )
     def post(self, request, attempt_id: int):
         player = require_player(request)
-        fields = body_fields(request, rank=str, move=int)
+        body = parsed(AskIn, request)
         attempt, state, events = services.attempt_ask(
-            attempt_id=attempt_id, player=player, rank=fields["rank"], move=fields["move"]
+            attempt_id=attempt_id, player=player, rank=body["rank"], move=body["move"]
         )
         return Response(selectors.attempt_view(attempt, state, events=events))
 

@@ -1,13 +1,16 @@
-"""What the OpenAPI schema (docs/openapi.yaml, /api/schema, /api/docs) says the API takes
-and returns. The views check bodies by hand (challenges.api.body_fields) and return
-selector dicts; these serializers only describe those shapes — nothing validates or
-renders through them — and the annotations on the views point here.
+"""The OpenAPI schema's shared parts (docs/openapi.yaml, /api/schema, /api/docs): the token
+scheme, the error object and its usual responses, the path and query parameters, and the
+responses of the daily API, which returns selector dicts (their shape is declared here once;
+rendering every view through a serializer would cost the ask its CPU).
+
+Request bodies are not here: each is the Input serializer its view checks it with
+(config/inputs.py), beside the view. The casual API's schema is on its own views.
 """
 
 from __future__ import annotations
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiViewExtension
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
 # --- authentication ----------------------------------------------------------------
@@ -79,28 +82,23 @@ LIMIT = OpenApiParameter(
 # --- players -----------------------------------------------------------------------
 
 
-class PlayerCreateIn(serializers.Serializer):
-    name = serializers.CharField(
-        min_length=2,
-        max_length=24,
-        help_text="2–24 characters: letters, digits, spaces and . ' -; unique ignoring case.",
-    )
+class Player(serializers.Serializer):
+    """A player: what a log-in, a rename or a code log-in returns."""
 
-
-class PlayerCreated(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
+
+
+class PlayerCreated(Player):
+    """A new player, with its API token."""
+
     token = serializers.CharField(help_text="Shown once; send it as `Authorization: Token <token>`.")
 
 
-class Me(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
+class Me(Player):
+    """The caller's player."""
+
     has_password = serializers.BooleanField()
-
-
-class PasswordIn(serializers.Serializer):
-    password = serializers.CharField(help_text="At least 8 characters, not a common password.")
 
 
 class Ok(serializers.Serializer):
@@ -109,16 +107,6 @@ class Ok(serializers.Serializer):
 
 class NewToken(serializers.Serializer):
     token = serializers.CharField(help_text="Shown once; the player's previous token is refused from now on.")
-
-
-class LoginIn(serializers.Serializer):
-    name = serializers.CharField()
-    password = serializers.CharField()
-
-
-class LoggedIn(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
 
 
 class MyAttempt(serializers.Serializer):
@@ -218,14 +206,6 @@ class AttemptView(serializers.Serializer):
     )
 
 
-class AskIn(serializers.Serializer):
-    rank = serializers.ChoiceField(
-        choices=["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
-        help_text="A rank in the player's hand.",
-    )
-    move = serializers.IntegerField(help_text="The number of asks already made (the view's `move`).")
-
-
 class AttemptAfterAsk(AttemptView):
     events = Event(many=True, help_text="Everything since the ask, the opponent's turn included.")
 
@@ -281,132 +261,6 @@ class ArchiveLine(serializers.Serializer):
 
 
 ASK_EXAMPLE = OpenApiExample("ask", value={"rank": "Q", "move": 3}, request_only=True)
-
-
-# --- casual games (games/web/api.py), described from here ----------------------------
-
-GAME = OpenApiParameter(
-    "game", str, OpenApiParameter.PATH, enum=["kitten", "gofish"], description="A casual game's name."
-)
-GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
-
-
-class CasualGame(serializers.Serializer):
-    id = serializers.IntegerField()
-    game = serializers.CharField()
-    status = serializers.CharField()
-    result = serializers.JSONField(allow_null=True)
-    move = serializers.IntegerField(help_text="Moves made: send it back as the next move's `move`.")
-    moves = serializers.IntegerField(help_text="Moves made (the same count: the page's move counter).")
-    number = serializers.IntegerField(help_text="1 for the caller's first game of this kind.")
-    view = serializers.JSONField(help_text="The player's view of the game (the engine's own shape).")
-    events = serializers.ListField(child=serializers.JSONField())
-    tally = serializers.JSONField()
-
-
-class CasualHome(serializers.Serializer):
-    current = CasualGame(allow_null=True)
-    tally = serializers.JSONField()
-
-
-class CasualMoveIn(serializers.Serializer):
-    play = serializers.JSONField(help_text="The engine's move (its shape depends on the game).")
-    move = serializers.IntegerField(help_text="The view's `move` (moves made); a stale number is 409.")
-
-
-class CasualFinishIn(serializers.Serializer):
-    move = serializers.IntegerField(help_text="The view's `move`; a stale number is 409.")
-
-
-def _described(view_class, method: str, **schema):
-    """A subclass of ``view_class`` whose ``method`` carries ``schema``, for the schema only."""
-
-    def handler(self, request, *args, **kwargs):
-        return getattr(super(described, self), method)(request, *args, **kwargs)
-
-    described = type(view_class.__name__, (view_class,), {method: extend_schema(**schema)(handler)})
-    return described
-
-
-_CASUAL_ERRORS = ((404, error("`not_found`: no such game name or game")),)
-# No account needed: a browser's games belong to its session (an anonymous owner made on
-# its first game), a player's to the player. Writes of a browser without a player are
-# CSRF-checked like a signed-in one's.
-_CASUAL_WRITE_ERRORS = (*_CASUAL_ERRORS, (403, error("`forbidden`: a browser's write without its CSRF token")))
-_CASUAL = {
-    "CasualHomeView": (
-        "get",
-        dict(
-            operation_id="casual_home",
-            parameters=[GAME],
-            responses={200: CasualHome, **errors(*_CASUAL_ERRORS)},
-            description="The caller's (a player's, or the browser session's) latest "
-            "game of this kind, if any, and tally. No account needed.",
-        ),
-    ),
-    "CasualCreateView": (
-        "post",
-        dict(
-            operation_id="casual_create",
-            parameters=[GAME],
-            request=None,
-            responses={201: CasualGame, **errors(*_CASUAL_WRITE_ERRORS, (429, RATE_LIMITED))},
-            description="Deal a new game. A browser without a player gets an "
-            "anonymous owner in its session on its first game (never a "
-            "player, never a sign-up); those are rate-limited per client "
-            "IP, generously (a classroom shares one address).",
-        ),
-    ),
-    "CasualGameView": (
-        "get",
-        dict(
-            operation_id="casual_get",
-            parameters=[GAME, GAME_ID],
-            responses={200: CasualGame, **errors(*_CASUAL_ERRORS)},
-        ),
-    ),
-    "CasualMoveView": (
-        "post",
-        dict(
-            operation_id="casual_move",
-            parameters=[GAME, GAME_ID],
-            request=CasualMoveIn,
-            responses={
-                200: CasualGame,
-                **errors(
-                    (400, error("an illegal move or a malformed body")),
-                    *_CASUAL_WRITE_ERRORS,
-                    (409, error("`stale_move` or `game_over`")),
-                    (413, TOO_LARGE),
-                ),
-            },
-        ),
-    ),
-    "CasualFinishView": (
-        "post",
-        dict(
-            operation_id="casual_finish",
-            parameters=[GAME, GAME_ID],
-            request=CasualFinishIn,
-            responses={200: CasualGame, **errors((400, BAD_BODY), *_CASUAL_WRITE_ERRORS, (409, error("`stale_move`")))},
-            description="Play the game to its end (the See result button).",
-        ),
-    ),
-}
-
-
-def _casual_extension(class_name: str, method: str, schema: dict):
-    class Extension(OpenApiViewExtension):
-        target_class = f"games.web.api.{class_name}"
-
-        def view_replacement(self):
-            return _described(self.target_class, method, tags=["casual"], **schema)
-
-    Extension.__name__ = f"{class_name}Schema"
-    return Extension
-
-
-CASUAL_EXTENSIONS = [_casual_extension(name, method, schema) for name, (method, schema) in _CASUAL.items()]
 
 
 def bad_token_everywhere(result, generator, request, public):

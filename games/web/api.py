@@ -16,20 +16,22 @@ a player's (token or session) to the player; they follow a player who signs in.
 
 from __future__ import annotations
 
-from rest_framework import status
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from challenges.api import body_fields
 from challenges.auth import current_player
+from config import openapi as doc
 from config.errors import ApiError
+from config.inputs import Input, Json, Whole, parsed
 from config.throttling import hit
 
-from . import selectors, services
-from .models import CasualGame, CasualOwner
+from . import models, selectors, services
+from .models import CasualOwner
 from .rules import CASUAL_RULES, CasualRules
 
 # The browser session's anonymous owner (its id; the session is the browser's secret).
@@ -87,18 +89,70 @@ def rules_or_404(game: str) -> CasualRules:
     return rules
 
 
-def own_game(owner, game: str, game_id: int) -> CasualGame:
-    found = CasualGame.objects.filter(pk=game_id, owner=owner, game=game).first() if owner else None
+def own_game(owner, game: str, game_id: int) -> models.CasualGame:
+    found = models.CasualGame.objects.filter(pk=game_id, owner=owner, game=game).first() if owner else None
     if found is None:
         raise ApiError("not_found", "no such game")
     return found
 
 
-def full_view(game: CasualGame) -> dict:
+def full_view(game: models.CasualGame) -> dict:
     return selectors.casual_view(game, game.engine(), game.state())
 
 
+# --- what the endpoints take and return (the schema; the bodies are checked by the same) ---
+
+GAME = OpenApiParameter(
+    "game", str, OpenApiParameter.PATH, enum=list(CASUAL_RULES), description="A casual game's name."
+)
+GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
+
+
+class CasualGame(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    status = serializers.CharField()
+    result = serializers.JSONField(allow_null=True)
+    move = serializers.IntegerField(help_text="Moves made: send it back as the next move's `move`.")
+    moves = serializers.IntegerField(help_text="Moves made (the same count: the page's move counter).")
+    number = serializers.IntegerField(help_text="1 for the caller's first game of this kind.")
+    view = serializers.JSONField(help_text="The player's view of the game (the engine's own shape).")
+    events = serializers.ListField(child=serializers.JSONField())
+    tally = serializers.JSONField()
+
+
+class CasualHome(serializers.Serializer):
+    current = CasualGame(allow_null=True)
+    tally = serializers.JSONField()
+
+
+class CasualMoveIn(Input):
+    """One move of a casual game, and the number of moves made so far."""
+
+    play = Json(help_text="The engine's move (its shape depends on the game).")
+    move = Whole(help_text="The view's `move` (moves made); a stale number is 409.")
+
+
+class CasualFinishIn(Input):
+    """Play the game to its end from the number of moves made so far."""
+
+    move = Whole(help_text="The view's `move`; a stale number is 409.")
+
+
+NOT_FOUND = (404, doc.error("`not_found`: no such game name or game"))
+# Writes of a browser without a player are CSRF-checked like a signed-in one's.
+FORBIDDEN = (403, doc.error("`forbidden`: a browser's write without its CSRF token"))
+
+
 class CasualHomeView(APIView):
+    @extend_schema(
+        operation_id="casual_home",
+        tags=["casual"],
+        parameters=[GAME],
+        responses={200: CasualHome, **doc.errors(NOT_FOUND)},
+        description="The caller's (a player's, or the browser session's) latest "
+        "game of this kind, if any, and tally. No account needed.",
+    )
     def get(self, request, game: str):
         rules_or_404(game)
         owner = owner_of(request)
@@ -112,6 +166,17 @@ class CasualHomeView(APIView):
 
 
 class CasualCreateView(APIView):
+    @extend_schema(
+        operation_id="casual_create",
+        tags=["casual"],
+        parameters=[GAME],
+        request=None,
+        responses={201: CasualGame, **doc.errors(NOT_FOUND, FORBIDDEN, (429, doc.RATE_LIMITED))},
+        description="Deal a new game. A browser without a player gets an "
+        "anonymous owner in its session on its first game (never a "
+        "player, never a sign-up); those are rate-limited per client "
+        "IP, generously (a classroom shares one address).",
+    )
     def post(self, request, game: str):
         rules = rules_or_404(game)
         check_csrf(request)
@@ -128,31 +193,61 @@ class CasualCreateView(APIView):
 
 
 class CasualGameView(APIView):
+    @extend_schema(
+        operation_id="casual_get",
+        tags=["casual"],
+        parameters=[GAME, GAME_ID],
+        responses={200: CasualGame, **doc.errors(NOT_FOUND)},
+    )
     def get(self, request, game: str, game_id: int):
         rules_or_404(game)
         return Response(full_view(own_game(owner_of(request), game, game_id)))
 
 
 class CasualMoveView(APIView):
+    @extend_schema(
+        operation_id="casual_move",
+        tags=["casual"],
+        parameters=[GAME, GAME_ID],
+        request=CasualMoveIn,
+        responses={
+            200: CasualGame,
+            **doc.errors(
+                (400, doc.error("an illegal move or a malformed body")),
+                NOT_FOUND,
+                FORBIDDEN,
+                (409, doc.error("`stale_move` or `game_over`")),
+                (413, doc.TOO_LARGE),
+            ),
+        },
+    )
     def post(self, request, game: str, game_id: int):
         rules_or_404(game)
         check_csrf(request)
         owner = owner_of(request)
-        data = request.data
-        if not isinstance(data, dict) or "play" not in data:
-            raise ApiError("missing_field", "'play' is required")
-        fields = body_fields(request, move=int)
+        body = parsed(CasualMoveIn, request)
         played = own_game(owner, game, game_id)
-        eng, state, events = services.casual_move(game=played, play=data["play"], move=fields["move"])
+        eng, state, events = services.casual_move(game=played, play=body["play"], move=body["move"])
         return Response(selectors.casual_view(played, eng, state, events))
 
 
 class CasualFinishView(APIView):
+    @extend_schema(
+        operation_id="casual_finish",
+        tags=["casual"],
+        parameters=[GAME, GAME_ID],
+        request=CasualFinishIn,
+        responses={
+            200: CasualGame,
+            **doc.errors((400, doc.BAD_BODY), NOT_FOUND, FORBIDDEN, (409, doc.error("`stale_move`"))),
+        },
+        description="Play the game to its end (the See result button).",
+    )
     def post(self, request, game: str, game_id: int):
         rules_or_404(game)
         check_csrf(request)
         owner = owner_of(request)
-        fields = body_fields(request, move=int)
+        body = parsed(CasualFinishIn, request)
         played = own_game(owner, game, game_id)
-        eng, state, events = services.casual_play_to_end(game=played, move=fields["move"])
+        eng, state, events = services.casual_play_to_end(game=played, move=body["move"])
         return Response(selectors.casual_view(played, eng, state, events))
