@@ -40,11 +40,12 @@ class Costs:
     redis_ms: float = 0.10
 
 
-# Bytes per stored game (bench.partitioning: heap + indexes of a closed day's attempts with
-# 27 asks, and its results) and per result in the Redis rank index (docs/benchmarks.md,
+# Bytes per stored game: a closed day's attempt with 27 asks, heap + indexes, and its result
+# (bench.partitioning at ac23121, docs/partitioning.md: 558 and 189 bytes at 30 days x 10,000,
+# 570 and 191 at 90 x 5,000), and per result in the Redis rank index (docs/benchmarks.md,
 # leaderboard at scale: ~120 bytes per member).
-ATTEMPT_BYTES = 700
-RESULT_BYTES = 250
+ATTEMPT_BYTES = 570
+RESULT_BYTES = 190
 RANK_INDEX_BYTES = 120
 
 # The local daily curve of a once-a-day game released at local midnight: the share of a
