@@ -83,6 +83,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--blocks", type=int, default=8)
     parser.add_argument("--asks", type=int, default=300, help="asks per block")
+    parser.add_argument(
+        "--profile",
+        metavar="SUBJECT",
+        help="instead of the table: cProfile (CPU time) of --asks calls of the subject whose name starts so",
+    )
+    parser.add_argument(
+        "--layers",
+        action="store_true",
+        help="instead of the table: what each middleware adds to an ask (the service replaced), by leaving it out",
+    )
     args = parser.parse_args()
 
     from bench.own_redis import own_redis
@@ -193,6 +203,25 @@ def main() -> None:
         "browser ask (session from Redis)": browser_ask,
         "browser ask, session not cached": lambda: browser_ask(cached=False),
     }
+    if args.layers:
+        layers(client, canned, state["me"], args)
+        return
+    if args.profile:
+        import cProfile
+        import pstats
+
+        name = next(n for n in subjects if n.startswith(args.profile))
+        fn = subjects[name]
+        for _ in range(50):
+            fn()
+        # CPU time, not wall time: a busy machine's waits do not count.
+        profile = cProfile.Profile(time.process_time)
+        profile.runcall(lambda: [fn() for _ in range(args.asks)])
+        print(f"cProfile of {args.asks} x {name!r} (CPU seconds; includes new games when one ends):")
+        stats = pstats.Stats(profile).strip_dirs()
+        stats.sort_stats("tottime").print_stats(25)
+        stats.sort_stats("cumulative").print_stats(40)
+        return
     blocks: dict[str, list[float]] = {name: [] for name in subjects}
     games["n"], games["cpu"] = 0, 0.0
     for _ in range(args.blocks):
@@ -214,6 +243,53 @@ def main() -> None:
     client_redis = redis_client()
     if client_redis is not None:
         client_redis.flushdb()
+
+
+# Left in by --layers: without them a browser's request does not reach the view at all.
+_NEEDED = ("SessionMiddleware", "PrefetchMiddleware", "AuthenticationMiddleware", "CsrfViewMiddleware")
+
+
+def layers(client: Client, canned: dict, me: dict, args) -> None:
+    """Each middleware's share of a token ask (the service replaced by its canned answer),
+    as the difference between the whole stack and the stack without it, in interleaved
+    blocks; and the whole stack without any middleware that can go."""
+    from django.conf import settings
+    from django.core.handlers.wsgi import WSGIHandler
+
+    from challenges import api
+
+    every = list(settings.MIDDLEWARE)
+    optional = [m for m in every if not m.endswith(_NEEDED)]
+
+    def handler(middleware: list[str]) -> Client:
+        settings.MIDDLEWARE = middleware
+        try:
+            return Client(WSGIHandler())
+        finally:
+            settings.MIDDLEWARE = every
+
+    variants = {"every middleware": client, "only the needed ones": handler([m for m in every if m.endswith(_NEEDED)])}
+    variants.update({f"without {m.rsplit('.', 1)[1]}": handler([x for x in every if x != m]) for m in optional})
+    real, api.services.attempt_ask = api.services.attempt_ask, lambda **kw: canned["answer"]
+    blocks: dict[str, list[float]] = {name: [] for name in variants}
+    try:
+        for _ in range(args.blocks):
+            for name, variant in variants.items():
+                t = time.process_time()
+                for _ in range(args.asks):
+                    status, _ = variant(
+                        "POST", f"/api/attempts/{canned['id']}/asks", {"rank": "A", "move": 0}, me["token"]
+                    )
+                blocks[name].append((time.process_time() - t) / args.asks)
+                assert status == 200, (name, status)
+    finally:
+        api.services.attempt_ask = real
+    whole = statistics.median(blocks["every middleware"])
+    print(f"A token ask with the service replaced, median of {args.blocks} interleaved blocks of {args.asks} (ms CPU):")
+    for name, values in blocks.items():
+        median = statistics.median(values)
+        share = "" if name == "every middleware" else f"   (the layer: {(whole - median) * 1000:+.3f})"
+        print(f"  {name:<44} {median * 1000:7.3f}{share}")
 
 
 if __name__ == "__main__":
