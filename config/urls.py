@@ -2,7 +2,8 @@ from django.contrib import admin
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path, re_path
-from django.views.i18n import JavaScriptCatalog
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from challenges import account_api
@@ -46,7 +47,10 @@ urlpatterns = [
     ),
     path("admin/", admin.site.urls),
     path("api/", include(api)),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Without a CSRF token: the language picker is in every page, the public leaderboard
+    # pages a CDN keeps (leaderboard/caching.py) included, which carry nobody's token. All it
+    # can be made to do is choose a visitor's language (and redirect within this site).
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("games.web.urls")),
     path("", include("frontend.urls")),

@@ -18,6 +18,7 @@ from challenges.models import Player
 from challenges.services import DAILY_GAME
 from games.rules.lessons import lessons
 from games.rules.registry import engine
+from leaderboard import caching
 from leaderboard import selectors as board
 from leaderboard.models import Result
 
@@ -134,24 +135,30 @@ def leaderboard(request, date: str):
             rank = board.result_rank(result)
             mine = {"rank": rank, "score": result.score, "page": (rank - 1) // PAGE_SIZE + 1 if rank else None}
     today = days.today()
-    return render(
-        request,
-        "frontend/leaderboard.html",
-        {
-            "day": day,
-            "today": today,
-            "challenge": selectors.challenge_public(challenge),
-            "entries": [_row(e) for e in data["entries"]],
-            "total": data["total"],
-            "page": page,
-            "pages": pages,
-            "player": player,
-            "mine": mine,
-            "histogram": _histogram(board.score_histogram(challenge_id=challenge.pk)),
-            "previous_day": day - dt.timedelta(days=1) if day > settings.FIRST_DAY else None,
-            "next_day": day + dt.timedelta(days=1) if day < today else None,
-        },
-    )
+    # Public (a CDN may keep it) only for a settled day and an anonymous visitor: a signed-in
+    # player's page holds their row, rank and name (leaderboard/caching.py).
+    public = not request.user.is_authenticated and board.day_settled(challenge=challenge, now=timezone.now())
+    context = {
+        "day": day,
+        "today": today,
+        "challenge": selectors.challenge_public(challenge),
+        "entries": [_row(e) for e in data["entries"]],
+        "total": data["total"],
+        "page": page,
+        "pages": pages,
+        "player": player,
+        "mine": mine,
+        "histogram": _histogram(board.score_histogram(challenge_id=challenge.pk)),
+        "previous_day": day - dt.timedelta(days=1) if day > settings.FIRST_DAY else None,
+        "next_day": day + dt.timedelta(days=1) if day < today else None,
+    }
+    if public:
+        # No CSRF token in a page served to everybody (nor its cookie): the language form
+        # posts without one (config/urls.py).
+        context["csrf_token"] = ""
+    response = render(request, "frontend/leaderboard.html", context)
+    # Its language comes from Accept-Language or the language cookie.
+    return caching.mark(response, public=public, vary=("Accept-Language", "Cookie"))
 
 
 def _streaks(played: set[dt.date], today: dt.date) -> tuple[int, int]:

@@ -9,7 +9,7 @@ from challenges.services import challenge_on
 from config import openapi as doc
 from config.errors import ApiError
 
-from . import selectors
+from . import caching, selectors
 
 
 def _int_param(request, name: str, default: int, low: int, high: int) -> int:
@@ -43,7 +43,7 @@ class LeaderboardView(APIView):
         offset = _int_param(request, "offset", 0, 0, 10**8)
         limit = _int_param(request, "limit", 50, 1, 200)
         page = selectors.leaderboard_page(challenge_id=challenge.pk, offset=offset, limit=limit)
-        return Response(
+        answer = Response(
             {
                 "date": challenge.date.isoformat(),
                 "total": page["total"],
@@ -52,6 +52,7 @@ class LeaderboardView(APIView):
                 "entries": [_public(e) for e in page["entries"]],
             }
         )
+        return caching.mark(answer, public=selectors.day_settled(challenge=challenge, now=timezone.now()))
 
 
 class LeaderboardMeView(APIView):
@@ -75,7 +76,7 @@ class LeaderboardMeView(APIView):
         if result is None:
             raise ApiError("not_found", "no ranked result for you on this day")
         rank = selectors.result_rank(result)
-        return Response(
+        answer = Response(
             {
                 "date": challenge.date.isoformat(),
                 "rank": rank,
@@ -87,6 +88,7 @@ class LeaderboardMeView(APIView):
                 "disqualified": result.disqualified,
             }
         )
+        return caching.mark(answer, public=False)  # the caller's own
 
 
 class HistogramView(APIView):
@@ -99,9 +101,10 @@ class HistogramView(APIView):
     )
     def get(self, request, date: str):
         challenge = challenge_on(date_text=date)
-        return Response(
+        answer = Response(
             {"date": challenge.date.isoformat(), "bins": selectors.score_histogram(challenge_id=challenge.pk)}
         )
+        return caching.mark(answer, public=selectors.day_settled(challenge=challenge, now=timezone.now()))
 
 
 class ArchiveView(APIView):
@@ -129,4 +132,5 @@ class ArchiveView(APIView):
             selectors.archive_lines(challenge=challenge), content_type="application/jsonl; charset=utf-8"
         )
         response["Content-Disposition"] = f'inline; filename="peche-{challenge.date.isoformat()}.jsonl"'
-        return response
+        # Streamed, so no ETag (its bytes are not known before they are sent): the CDN's time only.
+        return caching.mark(response, public=selectors.day_settled(challenge=challenge, now=timezone.now()))

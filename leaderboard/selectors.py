@@ -128,6 +128,15 @@ def result_rank(result: Result) -> int | None:
     return sql_rank(result)
 
 
+def day_settled(*, challenge, now: dt.datetime) -> bool:
+    """The day's ranking is complete: its seed is revealed (no ranked game of it changes any
+    more) and none of its ranked attempts is still being verified (the attempt's status,
+    ``attempt_status_enqueued`` index). Only a reviewer's decision changes it now."""
+    return challenge.is_revealed(now) and not (
+        Attempt.objects.filter(status=Attempt.Status.VERIFYING, challenge=challenge, ranked=True).exists()
+    )
+
+
 def player_result(*, challenge_id: int, player_id: int) -> Result | None:
     return (
         Result.objects.select_related("player")

@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "config.security.SecurityHeadersMiddleware",
     "config.errors.BodySizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the session: it sees the cookies of every layer below (leaderboard/caching.py).
+    "leaderboard.caching.LeaderboardCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # A session and its user's copy in one Redis round trip (challenges/auth.py).
     "challenges.auth.PrefetchMiddleware",
