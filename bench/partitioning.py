@@ -482,15 +482,76 @@ def bench_retention(conn: psycopg.Connection, per_day: int) -> tuple[list[tuple]
     for table in ("by_day", "by_id"):
         before = size(conn, table)
         t = time.perf_counter()
-        conn.execute(f"ALTER TABLE {table} DETACH PARTITION {table}_0000")
+        # CONCURRENTLY (Postgres 14+): the day leaves without a lock that would stop today's asks.
+        conn.execute(f"ALTER TABLE {table} DETACH PARTITION {table}_0000 CONCURRENTLY")
         conn.execute(f"DROP TABLE {table}_0000")
         drop_s = time.perf_counter() - t
         after = size(conn, table)
         gone = conn.execute(f"SELECT count(*) FROM {table} WHERE challenge_id = %s", [oldest]).fetchone()[0]
         check(gone == 0, f"{table}: {gone} rows of the dropped day are still there")
         check(after[0] < before[0], f"{table}: DROP returned no space")
-        figures.append((table, "DETACH + DROP", drop_s, before, after))
+        figures.append((table, "DETACH CONCURRENTLY + DROP", drop_s, before, after))
     return figures, notes
+
+
+# --- migration ----------------------------------------------------------------------------
+
+
+def index_names(conn: psycopg.Connection, table: str) -> set[str]:
+    return {row[0] for row in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = %s", [table])}
+
+
+def bench_migration(conn: psycopg.Connection, days: int) -> list[tuple[str, float]]:
+    """docs/partitioning.md's migration on the plain table as it is after retention: it
+    becomes the legacy partition of an id-partitioned parent without a row copied. Checked:
+    no index is rebuilt (the parent's indexes adopt the table's own), every row stays, an
+    old id is found in the legacy partition alone, a new day-coded id lands in its day."""
+    steps: list[tuple[str, float]] = []
+    cutover = id_base(days)
+    rows = conn.execute("SELECT count(*) FROM plain").fetchone()[0]
+    indexes = index_names(conn, "plain")
+    old_id = conn.execute("SELECT max(id) FROM plain").fetchone()[0]
+
+    def step(name: str, *statements: str) -> None:
+        t = time.perf_counter()
+        for statement in statements:
+            conn.execute(statement)
+        steps.append((name, time.perf_counter() - t))
+
+    step(
+        "create the id-partitioned parent and its indexes",
+        f"CREATE TABLE migrated (id bigint NOT NULL PRIMARY KEY, {_COLUMNS}) PARTITION BY RANGE (id)",
+        "CREATE INDEX migrated_status_enqueued ON migrated (status, verify_enqueued_at)",
+        "CREATE INDEX migrated_challenge ON migrated (challenge_id)",
+        "CREATE INDEX migrated_player ON migrated (player_id)",
+    )
+    step(
+        "CHECK (id < cutover) NOT VALID",
+        f"ALTER TABLE plain ADD CONSTRAINT plain_legacy_ids CHECK (id < {cutover}) NOT VALID",
+    )
+    step("VALIDATE it (one scan, writes go on)", "ALTER TABLE plain VALIDATE CONSTRAINT plain_legacy_ids")
+    step(
+        "ATTACH as the legacy partition (the CHECK spares the scan)",
+        f"ALTER TABLE migrated ATTACH PARTITION plain FOR VALUES FROM (MINVALUE) TO ({cutover})",
+    )
+    step(
+        "create the first day-coded partition",
+        f"CREATE TABLE migrated_day PARTITION OF migrated FOR VALUES FROM ({cutover}) TO ({id_base(days + 1)})",
+    )
+    check(index_names(conn, "plain") == indexes, "attaching built indexes on the legacy table: it was not free")
+    check(conn.execute("SELECT count(*) FROM migrated").fetchone()[0] == rows, "rows changed in the migration")
+    plan = "\n".join(r[0] for r in conn.execute(f"EXPLAIN SELECT * FROM migrated WHERE id = {old_id}").fetchall())
+    check(" on plain" in plan and "migrated_day" not in plan, "an old id is not found in the legacy partition alone")
+    conn.execute(
+        "INSERT INTO migrated (id, ranked, moves, status, started_at, challenge_id, player_id)"
+        f" VALUES ({cutover} | 1, true, '[]', 'playing', now(), %s, 1)",
+        [challenge_of(days - 1)],
+    )
+    check(
+        conn.execute("SELECT count(*) FROM migrated_day").fetchone()[0] == 1,
+        "a day-coded id did not land in its day's partition",
+    )
+    return steps
 
 
 # --- the run ------------------------------------------------------------------------------
@@ -582,6 +643,14 @@ def main(argv: list[str] | None = None) -> int:
                 )
             for note in notes:
                 print(f"- {note}")
+
+            print("\nMigrating the plain table (as left above) to the by_id design, no row copied:")
+            print("| step | seconds |")
+            print("|---|---:|")
+            for name, seconds in bench_migration(conn, args.days):
+                print(f"| {name} | {seconds:.3f} |")
+            print("- checked: no index built on the legacy table, every row kept, an old id read from it alone,")
+            print("  a new day-coded id written to its day's partition")
     except Untrusted as reason:
         print(f"\nREFUSED: {reason} (no further figure printed)", file=sys.stderr)
         return 1
