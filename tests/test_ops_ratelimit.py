@@ -160,17 +160,23 @@ def test_an_unreachable_store_still_limits_signups_and_logins(client_ip, player_
         assert other.post("/api/players", {"name": "Open other"}, format="json").status_code == 201
 
 
-def test_the_fallback_counter_opens_a_new_window_and_stays_bounded(monkeypatch):
-    monkeypatch.setattr(throttling, "_HERE_MAX", 50)
+def test_without_its_store_a_limit_opens_new_windows_and_forgets_the_oldest_clients_first(monkeypatch):
+    """The per-process fallback, seen as a client sees it: over the limit it waits for its
+    window to close, then passes again; and a process remembers a bounded number of clients
+    (the oldest go first), never one more."""
+    monkeypatch.setattr(throttling, "_HERE_MAX", 50)  # the bound (100,000), small enough to reach here
     clock = [1000.0]
     monkeypatch.setattr(throttling.time, "monotonic", lambda: clock[0])
-    assert [throttling._bump_here("k", 60)[0] for _ in range(3)] == [1, 2, 3]
-    assert throttling._bump_here("k", 60)[1] == 61
-    clock[0] += 61  # the window closed: counting starts again
-    assert throttling._bump_here("k", 60)[0] == 1
-    for i in range(200):
-        throttling._bump_here(f"client {i}", 60)
-    assert len(throttling._HERE) <= 50
+    with override_settings(CACHES=dead_store(), RATE_LIMITS={"logins": "2/minute"}):
+        assert [throttling.hit("logins", "first") for _ in range(3)] == [None, None, 61]
+        clock[0] += 30
+        assert throttling.hit("logins", "first") == 31  # the same window, 30 s later
+        clock[0] += 31  # the window closed: counting starts again
+        assert [throttling.hit("logins", "first") for _ in range(3)] == [None, None, 61]
+        for i in range(60):  # more clients than the process remembers
+            assert throttling.hit("logins", f"client {i}") is None
+        assert throttling.hit("logins", "first") is None  # the oldest was forgotten
+        assert [throttling.hit("logins", "client 59") for _ in range(2)] == [None, 61]  # a recent one was not
 
 
 # --- the admin's log-in ----------------------------------------------------------------

@@ -5,6 +5,8 @@ per process (tests/test_sessions_processes.py checks it across two real servers)
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 from django.conf import settings
 from django.contrib.sessions.models import Session
@@ -227,26 +229,70 @@ def test_every_change_drops_the_users_copy_and_is_seen_at_once(kind):
     assert copy_of(user_id) == HOLD  # and no request put a copy back over the mark
 
 
-@pytest.mark.skipif(not CACHED, reason="the user's copy lives in the shared Redis cache (REDIS_URL)")
-def test_rows_read_before_a_change_or_too_long_ago_are_not_kept():
-    import time
+@contextmanager
+def after_reading_the_user(then):
+    """``then()`` runs inside the next request, right after it has read its user's rows from
+    the database and before it answers: a change that lands in between, or a slow read."""
+    from django.db import connection
 
-    from django.contrib.auth import get_user_model
+    done = []
+
+    def wrapper(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if not done and '"auth_user"' in sql and sql.lstrip().upper().startswith("SELECT"):
+            done.append(sql)
+            then()
+        return result
+
+    with connection.execute_wrapper(wrapper):
+        yield
+    assert done, "the request did not read its user from the database"
+
+
+def user_reads(client: Client, token: str) -> tuple[str, int]:
+    """A token request's answer (the name it shows) and how many times it read a user's rows."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        name = client.get("/api/players/me", HTTP_AUTHORIZATION=f"Token {token}").json()["name"]
+    return name, sum('"auth_user"' in q["sql"] for q in queries.captured_queries)
+
+
+@pytest.mark.skipif(not CACHED, reason="the user's copy lives in the shared Redis cache (REDIS_URL)")
+def test_a_read_from_before_a_rename_is_not_served_after_it():
+    from challenges.accounts import player_rename
+    from challenges.models import Player
+
+    _, info = browser_player("Racing Reader")
+    player = Player.objects.get(pk=info["id"])
+    # A request reads the rows; a rename commits before that request answers.
+    with after_reading_the_user(lambda: player_rename(player=player, name="Renamed Meanwhile")):
+        assert user_reads(Client(), info["token"])[0] == "Racing Reader"  # what it read, once
+    # What it read is not kept: every request after the rename shows the new name.
+    for _ in range(2):
+        assert user_reads(Client(), info["token"])[0] == "Renamed Meanwhile"
+
+
+@pytest.mark.skipif(not CACHED, reason="the user's copy lives in the shared Redis cache (REDIS_URL)")
+def test_rows_read_too_long_ago_are_not_kept_and_a_prompt_read_is(monkeypatch):
+    import time
 
     from challenges import auth
 
-    _, info = browser_player("Racing Reader")
-    cache = auth.shared_cache()
-    stale = auth._users().get(player__pk=info["id"])  # a request read the rows...
-    read_at = time.monotonic()
-    auth.forget_user(stale.pk)  # ...then they changed, before it could keep them
-    auth._keep(cache, stale, read_at)
-    assert copy_of(stale.pk) == auth.HOLD
-    cache.delete(auth.USER_KEY % stale.pk)  # the mark expired
-    auth._keep(cache, stale, read_at - auth.FRESH_SECONDS - 1)  # read too long ago
-    assert copy_of(stale.pk) is None
-    auth._keep(cache, stale, time.monotonic())
-    assert isinstance(copy_of(stale.pk), get_user_model())
+    _, info = browser_player("Slow Reader")
+    clock = [0.0]
+    real = time.monotonic
+    monkeypatch.setattr(time, "monotonic", lambda: real() + clock[0])
+
+    def slow():  # the read took longer than a copy may be kept for (a change may have come and gone)
+        clock[0] += auth.FRESH_SECONDS + 1
+
+    with after_reading_the_user(slow):
+        assert user_reads(Client(), info["token"]) == ("Slow Reader", 1)
+    # Not kept: the next request reads the database again, and this prompt read is kept.
+    assert user_reads(Client(), info["token"]) == ("Slow Reader", 1)
+    assert user_reads(Client(), info["token"]) == ("Slow Reader", 0)
 
 
 @pytest.mark.skipif(not CACHED, reason="the pointers live in the shared Redis cache (REDIS_URL)")
