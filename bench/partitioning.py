@@ -1,7 +1,7 @@
 """Attempts partitioned by day, side by side with today's plain table (not a test; issue 20,
 docs/partitioning.md).
 
-    .venv/bin/python -m bench.partitioning                 # ~1-2 min: 30 days x 10,000 attempts
+    .venv/bin/python -m bench.partitioning                 # 30 days x 10,000: ~1 min quiet, 2-3 busy
     .venv/bin/python -m bench.partitioning --days 90 --per-day 50000 --samples 2000
 
 On a database of its own (`bench_partition` on the local Postgres, created and dropped by
@@ -22,12 +22,15 @@ asks, verified, one result each). Measured per layout, each statement timed from
 the ask's read and its compare-and-set UPDATE (challenges/services.py, challenges/play.py)
 by id alone and, for by_day, by (day, id); the start's INSERT; a closed day's archive batch
 (results in rank order joined to their attempts' asks, leaderboard.selectors.archive_entries);
-and retention of the oldest day: DELETE of its rows (+ VACUUM) against DETACH + DROP of its
-partition, with the time and the space left behind.
+retention of the oldest day: DELETE of its rows (+ VACUUM) against DETACH CONCURRENTLY + DROP
+of its partition, with the time and the space left behind; and the migration of the plain
+table into the by_id layout as its legacy partition, without copying a row. The layouts'
+statements are interleaved (one of each in turn): the machine's speed drifts within minutes.
 
 A figure is printed only if the work it times was checked: every UPDATE changed exactly one
 row, every read found its row, the plans touched the partitions they should (EXPLAIN),
-deleted and dropped counts match the load; otherwise the run stops with the reason.
+deleted and dropped counts match the load, the migration built no index and scanned nothing
+it need not; otherwise the run stops with the reason.
 """
 
 from __future__ import annotations
