@@ -68,6 +68,14 @@ def check(condition: bool, message: str) -> None:
         raise Untrusted(message)
 
 
+def one(conn: psycopg.Connection, statement: str, params: Sequence | None = None) -> tuple:
+    """The one row a statement returns (a missing row is a run that cannot be trusted)."""
+    found = conn.execute(statement, params).fetchone()
+    check(found is not None, f"no row from {statement!r}")
+    assert found is not None
+    return found
+
+
 # --- the machine and the code -----------------------------------------------------------
 
 
@@ -351,8 +359,10 @@ def bench_asks(conn: psycopg.Connection, days: int, samples: int, slow_samples: 
         timings = interleaved(conn, ordered)
         for table, name, *_, count in phase:
             both = timings[f"{table} {name}"]
-            reads, writes = both[0::2], both[1::2]
-            figures.append((table, name, touched[f"{table} {name}"], percentiles(reads), percentiles(writes), count))
+            read_times, write_times = both[0::2], both[1::2]
+            figures.append(
+                (table, name, touched[f"{table} {name}"], percentiles(read_times), percentiles(write_times), count)
+            )
     return figures
 
 
@@ -364,7 +374,8 @@ def bench_inserts(conn: psycopg.Connection, days: int, samples: int) -> list[tup
     cols = "ranked, moves, status, started_at, challenge_id, player_id"
     for table in LAYOUTS:
         if table == "plain":
-            sql, extra = f"INSERT INTO plain ({cols}) VALUES (true, '[]', 'playing', now(), %s, %s)", []
+            extra: list = []
+            sql = f"INSERT INTO plain ({cols}) VALUES (true, '[]', 'playing', now(), %s, %s)"
         elif table == "by_day":
             sql, extra = f"INSERT INTO by_day (day, {cols}) VALUES (%s, true, '[]', 'playing', now(), %s, %s)", [day]
         else:
@@ -399,9 +410,7 @@ def bench_archive(conn: psycopg.Connection, days: int, samples: int) -> list[tup
             " WHERE r.challenge_id = %s AND r.ranked AND NOT r.disqualified"
             " ORDER BY r.score DESC, r.asks, r.finished_at, r.attempt_id LIMIT 2000"
         )
-        want = min(
-            2000, conn.execute(f"SELECT count(*) FROM {table}_result WHERE challenge_id = %s", [cid]).fetchone()[0]
-        )
+        want = min(2000, one(conn, f"SELECT count(*) FROM {table}_result WHERE challenge_id = %s", [cid])[0])
         touched = partitions_in_plan(conn, sql, params, table)
         expected = {"plain": 0}.get(table, days if name.startswith("join") else 1)
         check(touched == expected, f"{table} archive {name}: the plan reads {touched} partitions, expected {expected}")
@@ -422,20 +431,19 @@ def bench_archive(conn: psycopg.Connection, days: int, samples: int) -> list[tup
 
 def size(conn: psycopg.Connection, table: str) -> tuple[int, int]:
     """(heap bytes, index bytes) of a table, or of all the partitions of a partitioned one."""
-    heap, total = conn.execute(
+    heap, total = one(
+        conn,
         "SELECT coalesce(sum(pg_relation_size(relid)), 0), coalesce(sum(pg_total_relation_size(relid)), 0)"
         " FROM (SELECT relid FROM pg_partition_tree(%s::regclass) WHERE isleaf"
         "       UNION SELECT %s::regclass WHERE NOT EXISTS (SELECT FROM pg_inherits WHERE inhparent = %s::regclass)) t",
         [table, table, table],
-    ).fetchone()
+    )
     return int(heap), int(total - heap)
 
 
 def free_share(conn: psycopg.Connection, table: str) -> float:
     """The share of a table's heap that is dead rows or free space (pgstattuple's exact count)."""
-    dead, free = conn.execute(
-        "SELECT dead_tuple_percent, free_percent FROM pgstattuple(%s::regclass)", [table]
-    ).fetchone()
+    dead, free = one(conn, "SELECT dead_tuple_percent, free_percent FROM pgstattuple(%s::regclass)", [table])
     return float(dead) + float(free)
 
 
@@ -457,9 +465,11 @@ def bench_retention(conn: psycopg.Connection, per_day: int) -> tuple[list[tuple]
     except psycopg.errors.ForeignKeyViolation as refused:
         notes.append(f"DETACH with results referencing the day: refused ({refused.diag.message_primary})")
     for table in LAYOUTS:
-        (fk,) = conn.execute(
-            "SELECT conname FROM pg_constraint WHERE conrelid = %s::regclass AND contype = 'f'", [f"{table}_result"]
-        ).fetchone()
+        (fk,) = one(
+            conn,
+            "SELECT conname FROM pg_constraint WHERE conrelid = %s::regclass AND contype = 'f'",
+            [f"{table}_result"],
+        )
         conn.execute(f"ALTER TABLE {table}_result DROP CONSTRAINT {fk}")
 
     # plain: DELETE the day's rows, then VACUUM; the space stays in the file.
@@ -490,7 +500,7 @@ def bench_retention(conn: psycopg.Connection, per_day: int) -> tuple[list[tuple]
         conn.execute(f"DROP TABLE {table}_0000")
         drop_s = time.perf_counter() - t
         after = size(conn, table)
-        gone = conn.execute(f"SELECT count(*) FROM {table} WHERE challenge_id = %s", [oldest]).fetchone()[0]
+        gone = one(conn, f"SELECT count(*) FROM {table} WHERE challenge_id = %s", [oldest])[0]
         check(gone == 0, f"{table}: {gone} rows of the dropped day are still there")
         check(after[0] < before[0], f"{table}: DROP returned no space")
         figures.append((table, "DETACH CONCURRENTLY + DROP", drop_s, before, after))
@@ -511,9 +521,9 @@ def bench_migration(conn: psycopg.Connection, days: int) -> list[tuple[str, floa
     old id is found in the legacy partition alone, a new day-coded id lands in its day."""
     steps: list[tuple[str, float]] = []
     cutover = id_base(days)
-    rows = conn.execute("SELECT count(*) FROM plain").fetchone()[0]
+    rows = one(conn, "SELECT count(*) FROM plain")[0]
     indexes = index_names(conn, "plain")
-    old_id = conn.execute("SELECT max(id) FROM plain").fetchone()[0]
+    old_id = one(conn, "SELECT max(id) FROM plain")[0]
 
     def step(name: str, *statements: str) -> None:
         t = time.perf_counter()
@@ -551,7 +561,7 @@ def bench_migration(conn: psycopg.Connection, days: int) -> list[tuple[str, floa
         f"CREATE TABLE migrated_day PARTITION OF migrated FOR VALUES FROM ({cutover}) TO ({id_base(days + 1)})",
     )
     check(index_names(conn, "plain") == indexes, "attaching built indexes on the legacy table: it was not free")
-    check(conn.execute("SELECT count(*) FROM migrated").fetchone()[0] == rows, "rows changed in the migration")
+    check(one(conn, "SELECT count(*) FROM migrated")[0] == rows, "rows changed in the migration")
     plan = "\n".join(r[0] for r in conn.execute(f"EXPLAIN SELECT * FROM migrated WHERE id = {old_id}").fetchall())
     check(" on plain" in plan and "migrated_day" not in plan, "an old id is not found in the legacy partition alone")
     conn.execute(
@@ -560,7 +570,7 @@ def bench_migration(conn: psycopg.Connection, days: int) -> list[tuple[str, floa
         [challenge_of(days - 1)],
     )
     check(
-        conn.execute("SELECT count(*) FROM migrated_day").fetchone()[0] == 1,
+        one(conn, "SELECT count(*) FROM migrated_day")[0] == 1,
         "a day-coded id did not land in its day's partition",
     )
     return steps
@@ -598,14 +608,14 @@ def main(argv: list[str] | None = None) -> int:
             # The WAL flush at each commit is the same for every layout and, on a shared
             # machine, the noisiest part of a write: left out, so that what differs shows.
             conn.execute("SET synchronous_commit = off")
-            version = conn.execute("SHOW server_version").fetchone()[0]
-            buffers = conn.execute("SHOW shared_buffers").fetchone()[0]
+            version = one(conn, "SHOW server_version")[0]
+            buffers = one(conn, "SHOW shared_buffers")[0]
             print(f"PostgreSQL {version}, shared_buffers {buffers}, synchronous_commit off for this run's session")
             print(f"load: {args.days} days x {args.per_day:,} attempts per layout, {args.samples:,} samples per figure")
             create_schema(conn, args.days)
             loaded = load(conn, args.days, args.per_day)
             for table in LAYOUTS:
-                n = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+                n = one(conn, f"SELECT count(*) FROM {table}")[0]
                 check(n == args.days * args.per_day, f"{table} holds {n} attempts after the load")
             print(
                 f"loaded in {loaded:.1f} s; sizes (heap / indexes MiB): "
@@ -614,7 +624,7 @@ def main(argv: list[str] | None = None) -> int:
             # What one closed day costs to keep live, for docs/capacity.md's storage line.
             day_heap, day_indexes = size(conn, "by_id_0001")
             result_heap, result_indexes = size(conn, "plain_result")
-            results = conn.execute("SELECT count(*) FROM plain_result").fetchone()[0]
+            results = one(conn, "SELECT count(*) FROM plain_result")[0]
             print(
                 f"a closed day's attempt ({FINISHED_ASKS} asks): {(day_heap + day_indexes) / args.per_day:.0f} bytes"
                 f" (heap {day_heap / args.per_day:.0f} + indexes {day_indexes / args.per_day:.0f});"
