@@ -1,14 +1,23 @@
 """Fault: the verification worker is SIGKILLed twice while 200 finished attempts are being
 verified, each time while it holds ids it has taken from the pending list and not yet
-committed. Every attempt ends `verified` exactly once and the ranks are consistent."""
+committed. Every attempt ends `verified` exactly once and the ranks are consistent.
+
+No step waits on the machine's speed: another Postgres session holds the row locks of
+the attempts about to be enqueued, so the worker that takes them from the list waits
+inside its verification (popped, not committed) until the test has seen it wait and
+killed it. Every wait is on something the test observes, and bounded."""
 
 from __future__ import annotations
 
-import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+import psycopg
 import pytest
+from django.conf import settings
 from django.db import connection
+from django.db.models import Min
 from django.utils import timezone
 
 from bench.fixtures import finished_attempts
@@ -24,91 +33,92 @@ from tests.conftest import WORKER_APP_NAME, wait_for
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
+@contextmanager
+def rows_locked(attempt_ids: list[int]) -> Iterator[None]:
+    """A session of its own holds these attempts' row locks until the block ends (and
+    then takes nothing with it: rolled back)."""
+    db = connection.settings_dict
+    with psycopg.connect(
+        dbname=db["NAME"],
+        user=db["USER"] or None,
+        password=db["PASSWORD"] or None,
+        host=db["HOST"] or None,
+        port=db["PORT"] or None,
+    ) as locker:
+        table = Attempt._meta.db_table
+        locker.execute(f"SELECT id FROM {table} WHERE id = ANY(%s) FOR UPDATE", [attempt_ids])
+        try:
+            yield
+        finally:
+            locker.rollback()
+
+
+def worker_sessions(waiting_on_a_lock: bool = False) -> int:
+    """The worker's Postgres sessions (PGAPPNAME names them; the suite's live server keeps
+    a session of its own), or those of them waiting for a lock."""
+    query = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = %s"
+    if waiting_on_a_lock:
+        query += " AND wait_event_type = 'Lock'"
+    with connection.cursor() as cursor:
+        cursor.execute(query, [WORKER_APP_NAME])
+        return cursor.fetchone()[0]
+
+
 def test_worker_sigkilled_twice_loses_and_duplicates_nothing(celery_worker_process):
     challenge, ids = finished_attempts(200, day=days.today())
     rebuild_index(challenge_id=challenge.pk)  # the day's (empty) index is live from the start
-    ours = set(ids)
     client = redis_client()  # the session's own Redis, the worker's broker
+    # The sweeper's clock for the nudges below: none of these attempts counts as stuck.
+    first_enqueued = Attempt.objects.filter(pk__in=ids).aggregate(at=Min("verify_enqueued_at"))["at"]
     pushed: set[int] = set()
-    lock = threading.Lock()  # held by the test while it kills and counts: nothing is pushed meanwhile
-    halves = [ids[:100], ids[100:]]
-    go = [threading.Event(), threading.Event()]
-
-    def submit():  # two streams of 100 finishing games, ~1 s each: one per kill
-        for half, event in zip(halves, go):
-            event.wait(300)
-            for attempt_id in half:
-                with lock:
-                    services.enqueue_verification(attempt_id)
-                    pushed.add(attempt_id)
-                time.sleep(0.01)
 
     def held() -> set[int]:
         """Ids pushed, no longer in the pending list, without a result. Only a worker pops
         the list, so these are ids a worker has taken and not committed, or ids a killed
         worker took with it (which only the sweeper gives back)."""
-        listed = {int(i) for i in client.lrange(VERIFY_PENDING, 0, -1)} & ours
-        return pushed - listed - set(Result.objects.filter(attempt_id__in=ids).values_list("attempt_id", flat=True))
+        listed = {int(i) for i in client.lrange(VERIFY_PENDING, 0, -1)}
+        done = set(Result.objects.filter(attempt_id__in=ids).values_list("attempt_id", flat=True))
+        return pushed - listed - done
 
-    def no_worker_session() -> bool:
-        """The killed worker's Postgres sessions are gone: a commit it had sent is in or out.
-        Only the worker's: the suite's live server keeps a session of its own open."""
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = %s",
-                [WORKER_APP_NAME],
-            )
-            return cursor.fetchone()[0] == 0
+    nudged_at = 0.0
 
-    stranded: set[int] = set()  # held() once the last kill was over
-    landed = 0
-    nudged_at = time.monotonic()
-    created = timezone.now()
+    def worker_waits_inside_a_verification() -> bool:
+        nonlocal nudged_at
+        if worker_sessions(waiting_on_a_lock=True):
+            return True
+        if time.monotonic() - nudged_at > 1:
+            # Half the beat's job: a drain whose message the killed worker had prefetched
+            # is scheduled again (once its marker expires). No id is re-enqueued.
+            services.sweep_verifying(now=first_enqueued)
+            nudged_at = time.monotonic()
+        return False
 
-    def kill_if_busy() -> bool:
-        nonlocal stranded, landed, nudged_at
-        with lock:
-            if not held() - stranded:  # the worker holds nothing right now: wait
-                if time.monotonic() - nudged_at > 1:
-                    # Half the beat's job: a drain whose message a killed worker had
-                    # prefetched is scheduled again. Its clock is the attempts' creation, so
-                    # nothing counts as stuck yet and no id is re-enqueued meanwhile.
-                    services.sweep_verifying(now=created)
-                    nudged_at = time.monotonic()
-                return False
-            celery_worker_process.kill()
-            wait_for(no_worker_session, timeout=20)
-            after = held()  # counted once the worker is dead and nothing is being pushed
-        if after - stranded:  # it died holding ids it had popped and not committed
-            landed += 1
-        stranded = after
-        return True
-
-    submitter = threading.Thread(target=submit, daemon=True)
-    submitter.start()
-    kills = 0
+    stranded: set[int] = set()
     try:
-        for event in go:
-            event.set()
-            before = landed
-            for _ in range(4):  # a kill may land just after a commit: then again, boundedly
-                wait_for(kill_if_busy, timeout=60, interval=0.005)
-                kills += 1
-                celery_worker_process.start()
-                if landed > before:
-                    break
+        for half in (ids[:100], ids[100:]):
+            with rows_locked(half):
+                for attempt_id in half:
+                    services.enqueue_verification(attempt_id)
+                    pushed.add(attempt_id)
+                wait_for(worker_waits_inside_a_verification, timeout=60, interval=0.02)
+                taken = held() - stranded  # popped by the worker now waiting: it cannot commit them
+                assert taken & set(half), "the waiting worker holds none of the locked attempts"
+                celery_worker_process.kill()
+            # Released: the dead worker's session gets the locks, finds no client, rolls back.
+            wait_for(lambda: worker_sessions() == 0, timeout=20)
+            after = held()
+            assert taken <= after, f"{len(taken - after)} ids the killed worker held were committed"
+            stranded = after
+            celery_worker_process.start()
     finally:  # the worker is the session's: the tests after this one need it alive
         if celery_worker_process.proc is None or celery_worker_process.proc.poll() is not None:
             celery_worker_process.start()
-    submitter.join(60)
-    print(f"{kills} kills, {landed} while the worker held ids; {len(stranded)} ids stranded for the sweeper")
-    # Both streams' kills landed while the worker was inside a verification task, holding
-    # ids it had taken from the list; they are stranded until the sweeper re-enqueues them.
-    assert landed == 2, f"{landed} of {kills} kills landed while the worker held work"
+    print(f"{len(stranded)} ids stranded by the two kills for the sweeper")
     assert stranded
 
     def all_verified():
-        services.sweep_verifying()  # the beat's job: re-enqueue what the kills stranded
+        # The beat's job, its clock moved past VERIFY_STUCK_AFTER instead of waiting for it.
+        services.sweep_verifying(now=timezone.now() + settings.VERIFY_STUCK_AFTER)
         return not Attempt.objects.filter(pk__in=ids).exclude(status="verified").exists()
 
     wait_for(all_verified, timeout=120, interval=1.0)
