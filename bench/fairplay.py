@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 from games.rules import fairplay
 from games.rules.cards import rank_of, shuffled_deck
+from games.rules.events import event_json
 from games.rules.peche import ENGINE, OPPONENT, PLAYER
 
 Z95 = 1.959964
@@ -275,7 +276,7 @@ class DeckMap:
         opponent_positions = {1, 3, 5, 7, 9}
         lake = 10
         while not state.over:
-            events = ENGINE.apply(state, rng.choice(ENGINE.legal_moves(state)))
+            events = [event_json(e) for e in ENGINE.apply(state, rng.choice(ENGINE.legal_moves(state)))]
             for i, event in enumerate(events):
                 kind = event["type"]
                 if kind == "draw":
@@ -366,7 +367,7 @@ def play(deck: list[str], choose, rng: random.Random, calibration: Calibration |
             calibration.add(raw[-1])
         game.ask(rank)
         if shadow is not None:
-            choose.see(ENGINE.apply(shadow, rank))
+            choose.see([event_json(e) for e in ENGINE.apply(shadow, rank)])
     return fairplay.judge(raw).suspicion
 
 

@@ -12,6 +12,8 @@ from django.db import connection, models
 from django.utils import timezone
 
 from games.rules.base import Engine, GameOver, StaleMove
+from games.rules.events import Event
+from games.rules.session import Session
 
 PLAYING = "playing"
 
@@ -23,7 +25,7 @@ _WRITE = "UPDATE {table} SET {columns} WHERE id = %s AND status = 'playing' AND 
 _JSON_LENGTH = {"postgresql": "jsonb_array_length", "sqlite": "json_array_length"}
 
 # What a play makes of the replayed state: the moves it made, and the events of the last.
-Play = Callable[[Engine, Any], tuple[list[Any], list[dict[str, Any]]]]
+Play = Callable[[Engine, Any], tuple[list[Any], list[Event]]]
 
 
 class StoredGame(models.Model):
@@ -49,9 +51,12 @@ class StoredGame(models.Model):
         """The fields written with new moves (e.g. the status and result once over)."""
         return {}
 
+    def session(self) -> Session:
+        return Session(self.engine(), self.deal(), self.moves)
+
     def state(self) -> Any:
         """The state after the stored moves (the deal replayed)."""
-        return self.engine().replay(self.deal(), list(self.moves), partial=True)
+        return self.session().replay()
 
 
 def one_move(move: Any) -> Play:
@@ -73,8 +78,8 @@ def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | N
     game.refuse_move(now)
     if move != len(game.moves):
         raise StaleMove(f"move is {len(game.moves)}, not {move}")
-    eng = game.engine()
-    state = game.state()
+    session = game.session()
+    eng, state = session.engine, session.replay()
     made, events = play(eng, state)
     changes = {"moves": [*game.moves, *made], **game.after_moves(eng, state, now)}
     fields = [cast(models.Field, game._meta.get_field(name)) for name in changes]

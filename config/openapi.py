@@ -149,13 +149,16 @@ class HistoryEntry(serializers.Serializer):
 
 
 class Outcome(serializers.Serializer):
-    outcome = serializers.ChoiceField(["win", "loss", "draw"])
-    player_pairs = serializers.IntegerField()
-    opponent_pairs = serializers.IntegerField()
-    score = serializers.IntegerField(help_text="1000 + 30 × (player pairs − opponent pairs).")
-    player_asks = serializers.IntegerField()
-    opponent_asks = serializers.IntegerField()
-    opponent_asked = serializers.CharField()
+    """A finished game's result, with the same fields in every game."""
+
+    winners = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seats that won; both seats for a draw (0: the player)."
+    )
+    counts = serializers.ListField(child=serializers.IntegerField(), help_text="Pairs per seat.")
+    asks = serializers.ListField(child=serializers.IntegerField(), help_text="Asks per seat.")
+    moves = serializers.IntegerField(help_text="Asks of both seats.")
+    reason = serializers.CharField(help_text="Why the game ended: `pairs` (all 26 laid).")
+    score = serializers.IntegerField(allow_null=True, help_text="1000 + 30 × (player pairs − opponent pairs).")
 
 
 class VerifiedResult(serializers.Serializer):
@@ -168,12 +171,17 @@ class VerifiedResult(serializers.Serializer):
 
 
 class Event(serializers.Serializer):
+    """One thing that happened, in the same shape in every game."""
+
     type = serializers.ChoiceField(["ask", "draw", "pair", "pass", "end"])
-    seat = serializers.IntegerField(required=False)
+    seat = serializers.IntegerField(required=False, help_text="Who asks, draws, pairs or passes.")
+    target = serializers.IntegerField(required=False, help_text="Ask: the seat asked.")
     rank = serializers.CharField(required=False)
-    given = serializers.BooleanField(required=False)
-    card = serializers.CharField(required=False, help_text="Only on the player's own draws.")
-    why = serializers.CharField(required=False)
+    given = serializers.IntegerField(required=False, help_text="Ask: how many cards the seat asked gave (0: go fish).")
+    cards = serializers.ListField(child=serializers.CharField(), required=False, help_text="Ask: the cards given.")
+    card = serializers.CharField(required=False, help_text="Draw: only on the player's own draws.")
+    reason = serializers.ChoiceField(["fish", "empty_hand"], required=False, help_text="Draw: why.")
+    outcome = Outcome(required=False, help_text="End: the result.")
 
 
 class AttemptView(serializers.Serializer):

@@ -44,6 +44,7 @@ def cards_seen_by_player(seed: str, moves: list[str]) -> set[str]:
             view = ENGINE.event_view(event, 0)
             if "card" in view:
                 seen.add(view["card"])
+            seen.update(view.get("cards", ()))  # what the opponent handed over
         seen.update(state.hands[0].values())
     return seen
 
@@ -70,12 +71,12 @@ def test_full_game_is_verified_ranked_and_leaks_nothing(celery_worker_process):
     attempt = Attempt.objects.get(pk=view["id"])
     final = wait_for(lambda: (v := alice.get(f"/api/attempts/{view['id']}").json())["status"] == "verified" and v)
     expected = ENGINE.outcome(ENGINE.replay({"seed": attempt.challenge.seed}, attempt.moves))
-    assert final["result"]["score"] == expected["score"]
+    assert final["result"]["score"] == expected.score
     assert final["result"]["asks"] == len(attempt.moves)
     assert final["result"]["rank"] == 1
     board = alice.get(f"/api/leaderboard/{attempt.challenge.date}").json()
     assert board["total"] == 1
-    assert board["entries"][0]["name"] == "Alice" and board["entries"][0]["score"] == expected["score"]
+    assert board["entries"][0]["name"] == "Alice" and board["entries"][0]["score"] == expected.score
     me = alice.get(f"/api/leaderboard/{attempt.challenge.date}/me").json()
     assert me["rank"] == 1
 

@@ -82,7 +82,7 @@ def test_a_move_plays_every_simulated_seat_and_resumes_exactly():
     assert row.moves == [move] and after["moves"] == 1
     state = engine_state(row)
     assert after["view"] == ENGINE.view(state, 0)
-    assert after["events"][0]["type"] == "ask" and after["events"][0]["asker"] == 0
+    assert after["events"][0]["type"] == "ask" and after["events"][0]["seat"] == 0
     # A reload (GET) gives exactly the same view.
     assert bob.get(f"{BASE}/games/{game['id']}").json()["view"] == after["view"]
     assert bob.get(BASE).json()["current"]["view"] == after["view"]
@@ -163,16 +163,16 @@ def test_views_never_show_other_hands():
     row = CasualGame.objects.get(pk=game["id"])
     assert row.status == "over" and row.result in {"win", "loss", "draw"}
     state = engine_state(row)
-    assert game["view"]["outcome"] == ENGINE.outcome(state)
+    assert game["view"]["outcome"] == ENGINE.outcome(state).as_dict()
     # Every card any other seat ever held privately (dealt or drawn) must stay out of
     # seat 0's responses, except cards made public by a give or a book.
     full = ENGINE.new(seed=row.seed, **row.options)
     private = set()
     for event in full.log + state.log:
-        if event["type"] == "deal" and event["seat"] != 0:
-            private.update(event["cards"])
-        if event["type"] == "draw" and event["seat"] != 0:
-            private.add(event["card"])
+        if event.type == "deal" and event.seat != 0:
+            private.update(event.cards)
+        if event.type == "draw" and event.seat != 0:
+            private.add(event.card)
     for response in responses:
         view = response["view"]
         assert set(view) >= {"hand", "hand_sizes", "books", "pond_size", "ask_history", "legal_moves"}

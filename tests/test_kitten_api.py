@@ -34,7 +34,7 @@ def hand_outcome(seed: str, first: str) -> tuple[dict, int]:
     while not ENGINE.is_over(state):
         ENGINE.apply(state, "flip")
         flips += 1
-    return ENGINE.outcome(state), flips
+    return ENGINE.outcome(state).as_dict(), flips
 
 
 def test_home_without_a_game_for_a_player_and_for_a_browser_without_one():
@@ -157,7 +157,7 @@ def test_see_result_equals_flipping_by_hand_and_counts_in_the_tally():
     assert done["status"] == "over" and done["view"]["outcome"] == outcome
     assert len(game.moves) == flips and done["moves"] == flips
     assert done["events"][-1] == {"type": "end", "outcome": outcome}
-    result = {"player": "win", "opponent": "loss", "draw": "draw"}[outcome["winner"]]
+    result = {(0,): "win", (1,): "loss", (0, 1): "draw"}[tuple(outcome["winners"])]
     assert game.result == result
     expected_tally = {"win": 0, "loss": 0, "draw": 0, result: 1}
     assert done["tally"] == expected_tally

@@ -60,7 +60,7 @@ def played_day():
 
 
 def expected_score(attempt: Attempt) -> int:
-    return ENGINE.outcome(ENGINE.replay({"seed": attempt.challenge.seed}, attempt.moves))["score"]
+    return ENGINE.outcome(ENGINE.replay({"seed": attempt.challenge.seed}, attempt.moves)).score
 
 
 def test_reverify_day_replays_every_finished_attempt_and_repairs_results(played_day):

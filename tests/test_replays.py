@@ -57,7 +57,8 @@ def test_after_the_seed_is_public_anyone_replays_the_whole_deal():
     assert steps[-1]["outcome"]["score"] == result.score
     assert steps[0]["lake"] == ENGINE.new(seed=attempt.challenge.seed).deck[10:]  # face up, in order
     opponent_asks = [r for s in steps for r in s["reasons"]]
-    assert ",".join(r["rank"] for r in opponent_asks) == steps[-1]["outcome"]["opponent_asked"]
+    asked = [e["rank"] for s in steps for e in s["events"] if e["type"] == "ask" and e["seat"] == 1]
+    assert [r["rank"] for r in opponent_asks] == asked and len(asked) == steps[-1]["outcome"]["asks"][1]
     assert all(r["known"] or r["chances"] for r in opponent_asks)
     assert data["lessons"] == [] and data["mine"] is False  # lessons are the player's own
     board = Client().get(f"/leaderboard/{attempt.challenge.date}/").content.decode()

@@ -5,9 +5,10 @@ layer alone (config/errors.py) decides what status a code is.
 An engine is a stateless object; a state is a plain mutable object owned by the
 caller. ``apply`` checks a move, plays it, then plays every step that needs no
 decision (draws from an empty hand, simulated seats, passes) until a decision of a
-scripted seat is awaited or the game is over. It returns the events that happened,
-with full information: ``event_view`` is the one place that cuts an event down to
-what one seat may see, as ``view`` is for a state.
+scripted seat is awaited or the game is over. It returns the events that happened
+(games/rules/events.py), with full information: ``event_view`` is the one place that
+cuts an event down to what one seat may see, as ``view`` is for a state. What ``new``
+itself played before the first decision is the state's ``opening_events``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from .cards import check_deck, shuffled_deck
+from .events import Event, Outcome
 
 
 class DomainError(ValueError):
@@ -74,19 +76,19 @@ class Engine(Protocol):
     def legal_moves(self, state: Any) -> list[Any]:
         """Every move ``apply`` accepts now (empty once over)."""
 
-    def apply(self, state: Any, move: Any) -> list[dict[str, Any]]:
+    def apply(self, state: Any, move: Any) -> list[Event]:
         """Play ``move`` and the automatic steps after it; raise GameError if refused
         (then the state is unchanged)."""
 
     def is_over(self, state: Any) -> bool: ...
 
-    def outcome(self, state: Any) -> dict[str, Any]:
-        """The result fields of RULES.md for a finished game."""
+    def outcome(self, state: Any) -> Outcome:
+        """The result of a finished game (GameError ``not_over`` before)."""
 
     def view(self, state: Any, seat: int) -> dict[str, Any]:
         """Exactly what ``seat`` may see of ``state`` (JSON-ready)."""
 
-    def event_view(self, event: dict[str, Any], seat: int) -> dict[str, Any]:
+    def event_view(self, event: Event, seat: int) -> dict[str, Any]:
         """Exactly what ``seat`` may see of one event (JSON-ready)."""
 
     def replay(self, config: dict[str, Any], moves: list[Any], *, partial: bool = False) -> Any:

@@ -1,10 +1,12 @@
-"""Cards and the one seeded shuffle of RULES.md §1 (SHA-256 Fisher–Yates)."""
+"""Cards, the one seeded shuffle of RULES.md §1 (SHA-256 Fisher–Yates), and the one
+chance every simulated opponent weighs (hypergeometric, exact)."""
 
 from __future__ import annotations
 
 import hashlib
 import struct
 from collections.abc import Iterator
+from functools import cache
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
@@ -12,11 +14,30 @@ RANK_SET = frozenset(RANKS)
 RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
 UNSHUFFLED: tuple[str, ...] = tuple(RANKS[i // 4] + SUITS[i % 4] for i in range(52))
 CARD_SET = frozenset(UNSHUFFLED)
+# card -> rank ('10H' -> '10'): a dict lookup, not a slice, because the engines' hot
+# loops read it once per card moved (docs/benchmarks.md, "Profile-driven changes").
+RANK_OF: dict[str, str] = {card: card[:-1] for card in UNSHUFFLED}
 
 
 def rank_of(card: str) -> str:
-    """'10H' -> '10', 'QS' -> 'Q'."""
-    return card[:-1]
+    """'10H' -> '10', 'QS' -> 'Q'; KeyError for a string that is not a card."""
+    return RANK_OF[card]
+
+
+# Cached: an opponent asks the same (total, copies, slots) question again and again in a
+# game and across replays, and the products are exact big integers (docs/benchmarks.md).
+@cache
+def miss_chance(total: int, copies: int, slots: int) -> tuple[int, int]:
+    """(N, D): the exact chance N/D that none of ``copies`` cards of a rank is among
+    ``slots`` of ``total`` unknown cards, placed uniformly (hypergeometric):
+    N/D = Π_{i<slots} (total − copies − i) / (total − i), not reduced."""
+    if slots > total - copies:
+        return 0, 1  # a factor reaches 0: the rank must turn up among the slots
+    n = d = 1
+    for i in range(slots):
+        n *= total - copies - i
+        d *= total - i
+    return n, d
 
 
 def _words(seed: str) -> Iterator[int]:
@@ -29,8 +50,9 @@ def _words(seed: str) -> Iterator[int]:
         k += 1
 
 
+# One unpack of 8 words per SHA-256 block instead of 8 slices (docs/benchmarks.md).
 _EIGHT_WORDS = struct.Struct(">8I")
-# below(n)'s rejection limit, floor(2**32 / n) * n, for every n the shuffle uses.
+# Precomputed: below(n)'s rejection limit, floor(2**32 / n) * n, for every n the shuffle uses.
 _LIMITS = {n: (2**32 // n) * n for n in range(2, 53)}
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import GameError, ReplayError, deck_for
-from .cards import RANKS
+from .cards import RANKS, miss_chance
 from .peche import (
     OPPONENT,
     PLAYER,
@@ -42,7 +42,6 @@ from .peche import (
     _ask,
     _check_ask,
     _draw,
-    _miss_chance,
     _receive,
     opponent_choice,
 )
@@ -247,7 +246,7 @@ class OpponentView:
                     continue
                 seen_at = k_.absent.get(r)
                 k = m if seen_at is None or draws - seen_at > m else draws - seen_at
-                n, d = _miss_chance(total, 3 - 2 * pairs_by_rank[r], k)
+                n, d = miss_chance(total, 3 - 2 * pairs_by_rank[r], k)
                 out.append(1.0 - n / d)
             return tuple(out)
         absent = self.absent
@@ -286,7 +285,7 @@ def _opponent_miss(state: PecheState, rank: str) -> tuple[int, int]:
     total = 52 - state.lake_next + m
     seen_at = knowledge.absent.get(rank)
     k = m if seen_at is None or knowledge.draws - seen_at > m else knowledge.draws - seen_at
-    return _miss_chance(total, 3 - 2 * state.pairs_by_rank[rank], k)
+    return miss_chance(total, 3 - 2 * state.pairs_by_rank[rank], k)
 
 
 # --- Replay, observing only public facts --------------------------------------------

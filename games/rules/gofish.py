@@ -39,17 +39,17 @@ Choice, over every (rank r it holds, seat t holding cards), largest key first:
 4. ``P`` — the chance that t holds at least one r: the copies of r nobody can place
    (4 − own − known elsewhere) are spread over the unknown slots — the pond, each
    rival's cards not accounted for by ``known``, and, for a rival void of r, only
-   the cards drawn since. Hypergeometric, exact in fractions. This picks the target.
+   the cards drawn since. Hypergeometric, exact (``cards.miss_chance``, the chance
+   Pêche's opponent weighs too). This picks the target.
 5. Ties: the lower seat, then the rank first acquired.
 
 Deterministic (no ``random``): every tie is broken by seat, hand or rank order.
 
-Events (JSON-ready dicts; ``event_view`` cuts them to one seat):
-``{"type": "deal", "seat", "count", "cards"}`` (cards: the receiver only),
-``{"type": "ask", "asker", "target", "rank", "given", "cards"}`` (given cards are public),
-``{"type": "draw", "seat", "reason": "fish"|"empty_hand"|"no_target", "card"}``
-(card: the drawer only), ``{"type": "book", "seat", "rank"}``, ``{"type": "pass", "seat"}``
-(empty hand, empty pond), ``{"type": "end", "books", "winners"}``.
+Events (games/rules/events.py; ``event_view`` cuts them to one seat):
+``Deal(seat, count, cards)`` (cards: the receiver only), ``Ask(seat, target, rank,
+given, cards)`` (given cards are public), ``Draw(seat, card, reason "fish" |
+"empty_hand" | "no_target")`` (card: the drawer only), ``Book(seat, rank)``,
+``Pass(seat)`` (empty hand, empty pond), ``End(outcome)``.
 """
 
 from __future__ import annotations
@@ -58,11 +58,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import comb
 from typing import Any, TypeGuard
 
-from .base import GameError, ReplayError
-from .cards import RANK_INDEX, RANK_SET, RANKS, check_deck, rank_of, shuffled_deck
+from .base import GameError, ReplayError, deck_for
+from .cards import RANK_INDEX, RANK_SET, RANKS, miss_chance, rank_of
+from .events import Ask, Book, Deal, Draw, End, Event, Outcome, Pass, event_view
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -111,9 +111,9 @@ class PublicKnowledge:
             for rank in self.void[seat]:
                 self.void[seat][rank] += count
         elif kind == "ask":
-            asker, target, rank, given = event["asker"], event["target"], event["rank"], event["given"]
+            asker, target, rank, given = event["seat"], event["target"], event["rank"], event["given"]
             self.ask_history.append(
-                {"asker": asker, "target": target, "rank": rank, "given": given, "cards": list(event["cards"])}
+                {"seat": asker, "target": target, "rank": rank, "given": given, "cards": list(event["cards"])}
             )
             # Asking proves the asker held one before; a give adds what all saw.
             self.known[asker][rank] = max(self.known[asker].get(rank, 0), 1) + given
@@ -163,7 +163,7 @@ def choose_ask(knowledge: PublicKnowledge, seat: int, hand: Sequence[str]) -> di
             if sure:
                 p = Fraction(1)
             elif total:
-                p = 1 - Fraction(comb(total - slots[t], loose), comb(total, loose))
+                p = 1 - Fraction(*miss_chance(total, loose, slots[t]))
             else:
                 p = Fraction(0)
             key = (sure, p > 0, own, p, -t, -position)
@@ -191,7 +191,8 @@ class GoFishState:
     turn: int = 0
     over: bool = False
     moves: list[dict[str, Any]] = field(default_factory=list)  # scripted moves, in order
-    log: list[dict[str, Any]] = field(default_factory=list)  # every event, full information
+    log: list[Event] = field(default_factory=list)  # every event, full information
+    opening_events: list[Event] = field(default_factory=list)  # what ``new`` played
 
 
 def _is_int(x: object) -> TypeGuard[int]:
@@ -222,17 +223,7 @@ class GoFishEngine:
             hand_size = default_hand_size(players)
         if not _is_int(hand_size) or hand_size < 1 or hand_size * players > 52:
             raise GameError("bad_input", "hand_size must be a positive int with players * hand_size <= 52")
-        if (seed is None) == (deck is None):
-            raise GameError("bad_input", "give exactly one of seed and deck")
-        if seed is not None:
-            if not isinstance(seed, str) or not seed:
-                raise GameError("bad_input", "a seed is a non-empty string")
-            cards = shuffled_deck(seed)
-        else:
-            try:
-                cards = check_deck(deck)
-            except ValueError as exc:
-                raise GameError("bad_input", str(exc)) from None
+        cards = deck_for(seed, deck)
         try:
             scripted_set = frozenset(scripted)
         except TypeError:
@@ -256,11 +247,9 @@ class GoFishEngine:
         )
         for i in range(dealt):
             state.hands[i % players].append(cards[i])
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         for seat in range(players):
-            self._emit(
-                state, {"type": "deal", "seat": seat, "count": hand_size, "cards": list(state.hands[seat])}, events
-            )
+            self._emit(state, Deal(seat, hand_size, tuple(state.hands[seat])), events)
         for seat in range(players):
             # Books in the order their fourth card arrived.
             seen: Counter[str] = Counter()
@@ -269,6 +258,7 @@ class GoFishEngine:
                 if seen[rank_of(card)] == 4:
                     self._lay_book(state, seat, rank_of(card), events)
         self._advance(state, events)
+        state.opening_events = events
         return state
 
     # -- queries
@@ -287,16 +277,27 @@ class GoFishEngine:
         targets = [t for t in range(state.players) if t != seat and state.hands[t]]
         return [{"seat": seat, "target": t, "rank": r} for t in targets for r in ranks]
 
-    def outcome(self, state: GoFishState) -> dict[str, Any]:
+    def outcome(self, state: GoFishState) -> Outcome:
         if not state.over:
             raise GameError("not_over", "the game is still being played")
-        counts = [len(b) for b in state.books]
+        counts = tuple(len(b) for b in state.books)
         top = max(counts)
+        return Outcome(
+            winners=tuple(s for s, n in enumerate(counts) if n == top),
+            counts=counts,
+            asks=tuple(state.asks),
+            moves=sum(state.asks),
+            reason="books",
+        )
+
+    def result_line(self, state: GoFishState) -> dict[str, Any]:
+        """The output line of RULES.md §4/§5 for a finished game."""
+        outcome = self.outcome(state)
         return {
-            "books": counts,
+            "books": list(outcome.counts),
             "book_ranks": [",".join(b) for b in state.books],
-            "asks": list(state.asks),
-            "winners": [s for s, n in enumerate(counts) if n == top],
+            "asks": list(outcome.asks),
+            "winners": list(outcome.winners),
             "passes": state.passes,
         }
 
@@ -319,27 +320,20 @@ class GoFishEngine:
             "passes": state.passes,
             "ask_history": [dict(a, cards=list(a["cards"])) for a in k.ask_history],
             "over": state.over,
-            "outcome": self.outcome(state) if state.over else None,
+            "outcome": self.outcome(state).as_dict() if state.over else None,
         }
         out["legal_moves"] = self.legal_moves(state) if self.to_move(state) == seat else []
         return out
 
-    def event_view(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def event_view(self, event: Event, seat: int | None) -> dict[str, Any]:
         """What ``seat`` sees of ``event``; ``seat=None`` is a spectator (public view)."""
-        out = dict(event)
-        if "cards" in out:
-            out["cards"] = list(out["cards"])
-        if event["type"] == "draw" and seat != event["seat"]:
-            out.pop("card", None)
-        elif event["type"] == "deal" and seat != event["seat"]:
-            out.pop("cards", None)
-        return out
+        return event_view(event, seat)
 
     # -- playing
 
-    def apply(self, state: GoFishState, move: Any) -> list[dict[str, Any]]:
+    def apply(self, state: GoFishState, move: Any) -> list[Event]:
         seat, target, rank = self._check(state, move)
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         state.moves.append({"seat": seat, "target": target, "rank": rank})
         self._ask(state, seat, target, rank, events)
         self._advance(state, events)
@@ -404,11 +398,11 @@ class GoFishEngine:
             "scripted": frozenset(range(players)),
         }
         moves: Any = case.get("moves")  # as given: replay refuses a malformed one (bad_input)
-        return self.outcome(self.replay(config, moves))
+        return self.result_line(self.replay(config, moves))
 
     # -- steps
 
-    def _emit(self, state: GoFishState, event: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def _emit(self, state: GoFishState, event: Event, events: list[Event]) -> None:
         events.append(event)
         state.log.append(event)
         # The only door into the simulated seats' memory: the spectator's view.
@@ -417,33 +411,28 @@ class GoFishEngine:
     def _next_seat(self, state: GoFishState) -> None:
         state.turn = (state.turn + 1) % state.players
 
-    def _lay_book(self, state: GoFishState, seat: int, rank: str, events: list[dict[str, Any]]) -> None:
+    def _lay_book(self, state: GoFishState, seat: int, rank: str, events: list[Event]) -> None:
         hand = state.hands[seat]
         if sum(1 for c in hand if rank_of(c) == rank) < 4:
             return
         state.hands[seat] = [c for c in hand if rank_of(c) != rank]
         state.books[seat].append(rank)
-        self._emit(state, {"type": "book", "seat": seat, "rank": rank}, events)
+        self._emit(state, Book(seat, rank), events)
         if sum(len(b) for b in state.books) == BOOKS_IN_DECK:
             state.over = True
-            outcome = self.outcome(state)
-            self._emit(state, {"type": "end", "books": outcome["books"], "winners": outcome["winners"]}, events)
+            self._emit(state, End(self.outcome(state)), events)
 
-    def _draw(self, state: GoFishState, seat: int, reason: str, events: list[dict[str, Any]]) -> None:
+    def _draw(self, state: GoFishState, seat: int, reason: str, events: list[Event]) -> None:
         card = state.pond.pop(0)
         state.hands[seat].append(card)
-        self._emit(state, {"type": "draw", "seat": seat, "reason": reason, "card": card}, events)
+        self._emit(state, Draw(seat, card, reason), events)
         self._lay_book(state, seat, rank_of(card), events)
 
-    def _ask(self, state: GoFishState, seat: int, target: int, rank: str, events: list[dict[str, Any]]) -> None:
+    def _ask(self, state: GoFishState, seat: int, target: int, rank: str, events: list[Event]) -> None:
         state.asks[seat] += 1
         given = [c for c in state.hands[target] if rank_of(c) == rank]
         state.hands[target] = [c for c in state.hands[target] if rank_of(c) != rank]
-        self._emit(
-            state,
-            {"type": "ask", "asker": seat, "target": target, "rank": rank, "given": len(given), "cards": given},
-            events,
-        )
+        self._emit(state, Ask(seat, target, rank, len(given), tuple(given)), events)
         if given:
             state.hands[seat].extend(given)
             self._lay_book(state, seat, rank, events)
@@ -453,7 +442,7 @@ class GoFishEngine:
         if not state.over:
             self._next_seat(state)
 
-    def _advance(self, state: GoFishState, events: list[dict[str, Any]]) -> None:
+    def _advance(self, state: GoFishState, events: list[Event]) -> None:
         """Play automatic steps until a scripted seat must decide or the game ends."""
         for _ in range(_MAX_AUTOMATIC_STEPS):
             if state.over:
@@ -462,7 +451,7 @@ class GoFishEngine:
             if not state.hands[seat]:
                 if not state.pond:
                     state.passes += 1
-                    self._emit(state, {"type": "pass", "seat": seat}, events)
+                    self._emit(state, Pass(seat), events)
                     self._next_seat(state)
                 else:
                     self._draw(state, seat, "empty_hand", events)

@@ -9,15 +9,13 @@ The player's only move is the string ``"flip"``. Kitten's flips are the
 automatic steps of the protocol (games/rules/base.py): ``apply(state, "flip")`` plays
 the player's flip and then Kitten's, so ``to_move`` is 0 or None, never 1.
 
-Events (JSON-ready dicts, in play order):
+Events (games/rules/events.py, in play order):
 
-- ``{"type": "flip", "move": m, "seat": 0|1, "card": "9C",
-  "capture": None | {"kind": "fish"|"jack", "match_index": i|None,
-  "taken": [cards, row order, the flipped card last]},
-  "piles": [player pile size, Kitten pile size], "table": [row after the flip]}``
-  — ``move`` counts flips of both sides from 1; ``match_index`` is the position
-  in the row (before the flip) of the card fished, None for a jack sweep.
-- ``{"type": "end", "outcome": outcome(state)}`` once, right after the last flip.
+- ``Flip(seat, move, card, capture, piles, table)`` — ``move`` counts flips of both
+  sides from 1; ``capture`` is None or ``Capture(kind "fish"|"jack", match_index,
+  taken)``, ``match_index`` the position in the row (before the flip) of the card
+  fished, None for a jack sweep; ``piles`` and ``table`` as after the flip.
+- ``End(outcome)`` once, right after the last flip.
 
 Opening events: with ``first="opponent"``, ``new`` already plays Kitten's
 opening flip; its events are in ``state.opening_events`` (an empty list when the
@@ -39,7 +37,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from .base import GameError, ReplayError, deck_for
-from .cards import RANK_INDEX, RANKS, SUITS
+from .cards import RANK_INDEX, RANK_OF, RANKS
+from .events import Capture, End, Event, Flip, Outcome, event_view
 
 PLAYER, OPPONENT = 0, 1
 FIRSTS = ("player", "opponent")
@@ -47,7 +46,8 @@ SIDES = FIRSTS  # seat -> the name used in results
 MOVE = "flip"
 DEFAULT_LIMIT = 5000
 
-_RANK = {r + s: RANK_INDEX[r] for r in RANKS for s in SUITS}  # card -> rank index
+# card -> rank index in one lookup: `where` is indexed by it on every flip (docs/benchmarks.md).
+_RANK = {card: RANK_INDEX[rank] for card, rank in RANK_OF.items()}
 _JACK = RANK_INDEX["J"]
 _NOWHERE = (-1,) * len(RANKS)
 
@@ -110,7 +110,7 @@ class KittenState:
         self.over = False
         self.winner: str | None = None
         self.reason: str | None = None
-        self.opening_events: list[dict[str, Any]] = []
+        self.opening_events: list[Event] = []
 
     @property
     def player_pile(self) -> deque[str]:
@@ -128,7 +128,7 @@ class KittenState:
         return self.moves // 2
 
 
-def _play(state: KittenState, n: int, events: list[dict[str, Any]] | None) -> None:
+def _play(state: KittenState, n: int, events: list[Event] | None) -> None:
     """Play up to ``n`` flips, alternating from ``state.turn``, stopping at the end.
 
     The one place the rules of §3 are written. ``events`` None is the fast path
@@ -137,6 +137,7 @@ def _play(state: KittenState, n: int, events: list[dict[str, Any]] | None) -> No
     if state.over or n <= 0:
         return
     record = events is not None
+    # Locals, not attributes, in the loop: a 5000-flip game is ~1 ms (docs/benchmarks.md).
     piles = state.piles
     table = state.table
     where = state.where
@@ -147,7 +148,7 @@ def _play(state: KittenState, n: int, events: list[dict[str, Any]] | None) -> No
     sweeps = state.jack_sweeps
     stop = min(state.limit, moves + n)
     emptied = False
-    capture: dict[str, Any] | None = None
+    capture: Capture | None = None
     while moves < stop:
         pile = piles[turn]
         card = pile.popleft()
@@ -156,7 +157,7 @@ def _play(state: KittenState, n: int, events: list[dict[str, Any]] | None) -> No
         if rank == _JACK and table:
             # Rule 1 comes first, so a jack never fishes an earlier jack.
             if record:
-                capture = {"kind": "jack", "match_index": None, "taken": table + [card]}
+                capture = Capture("jack", None, (*table, card))
             pile.extend(table)
             pile.append(card)
             table.clear()
@@ -178,20 +179,9 @@ def _play(state: KittenState, n: int, events: list[dict[str, Any]] | None) -> No
                 pile.append(card)
                 captures += 1
                 if record:
-                    taken.append(card)
-                    capture = {"kind": "fish", "match_index": i, "taken": taken}
-        if record:
-            events.append(  # type: ignore[union-attr]
-                {
-                    "type": "flip",
-                    "move": moves,
-                    "seat": turn,
-                    "card": card,
-                    "capture": capture,
-                    "piles": [len(piles[0]), len(piles[1])],
-                    "table": list(table),
-                }
-            )
+                    capture = Capture("fish", i, (*taken, card))
+        if events is not None:
+            events.append(Flip(turn, moves, card, capture, (len(piles[0]), len(piles[1])), tuple(table)))
         if not pile:
             emptied = True
             break
@@ -207,11 +197,26 @@ def _play(state: KittenState, n: int, events: list[dict[str, Any]] | None) -> No
         n0, n1 = len(piles[0]), len(piles[1])
         state.over, state.reason = True, "limit"
         state.winner = "player" if n0 > n1 else "opponent" if n1 > n0 else "draw"
-    if state.over and record:
-        events.append({"type": "end", "outcome": outcome_of(state)})  # type: ignore[union-attr]
+    if state.over and events is not None:
+        events.append(End(outcome_of(state)))
 
 
-def outcome_of(state: KittenState) -> dict[str, Any]:
+_WINNERS = {"player": (PLAYER,), "opponent": (OPPONENT,), "draw": (PLAYER, OPPONENT)}
+
+
+def outcome_of(state: KittenState) -> Outcome:
+    assert state.winner is not None and state.reason is not None, "the game is over"
+    return Outcome(
+        winners=_WINNERS[state.winner],
+        counts=(len(state.piles[PLAYER]), len(state.piles[OPPONENT])),
+        asks=(0, 0),
+        moves=state.moves,
+        reason=state.reason,
+    )
+
+
+def result_line(state: KittenState) -> dict[str, Any]:
+    """The output line of RULES.md §3/§5 for a finished game."""
     return {
         "winner": state.winner,
         "reason": state.reason,
@@ -233,11 +238,11 @@ def _check_seat(seat: Any) -> None:
         raise GameError("bad_seat", "a seat is 0 (player) or 1 (Kitten)")
 
 
-def play_to_end(state: KittenState, *, record: bool = True) -> list[dict[str, Any]] | None:
+def play_to_end(state: KittenState, *, record: bool = True) -> list[Event] | None:
     """Flip every remaining card ("See result"): exactly the game flipping by hand
     gives, through the same ``_play``. Returns the events, or None if ``record`` is
     False (the fast path)."""
-    events: list[dict[str, Any]] | None = [] if record else None
+    events: list[Event] | None = [] if record else None
     _play(state, state.limit, events)
     return events
 
@@ -272,20 +277,20 @@ class KittenEngine:
     def legal_moves(self, state: KittenState) -> list[str]:
         return [] if state.over else [MOVE]
 
-    def apply(self, state: KittenState, move: Any) -> list[dict[str, Any]]:
+    def apply(self, state: KittenState, move: Any) -> list[Event]:
         """The player's flip, then Kitten's (unless the first one ended the game)."""
         if not _is_flip(move):
             raise GameError("bad_move", "the only move is 'flip'")
         if state.over:
             raise GameError("game_over", "the game is over")
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         _play(state, 2, events)
         return events
 
     def is_over(self, state: KittenState) -> bool:
         return state.over
 
-    def outcome(self, state: KittenState) -> dict[str, Any]:
+    def outcome(self, state: KittenState) -> Outcome:
         if not state.over:
             raise GameError("not_over", "the game is not over")
         return outcome_of(state)
@@ -305,15 +310,15 @@ class KittenEngine:
             "jack_sweeps": state.jack_sweeps,
             "turn": None if state.over else SIDES[state.turn],
             "over": state.over,
-            "outcome": outcome_of(state) if state.over else None,
+            "outcome": outcome_of(state).as_dict() if state.over else None,
         }
 
-    def event_view(self, event: dict[str, Any], seat: int) -> dict[str, Any]:
+    def event_view(self, event: Event, seat: int) -> dict[str, Any]:
         """Events hold only face-up cards, so every seat sees all of them."""
         _check_seat(seat)
-        return dict(event)
+        return event_view(event, seat)
 
-    def play_to_end(self, state: KittenState, *, record: bool = True) -> list[dict[str, Any]] | None:
+    def play_to_end(self, state: KittenState, *, record: bool = True) -> list[Event] | None:
         return play_to_end(state, record=record)
 
     def config_state(self, config: dict[str, Any]) -> KittenState:
@@ -364,7 +369,7 @@ class KittenEngine:
         """§5: the outcome fields of §3; a malformed case raises GameError bad_input."""
         state = self.config_state(case)
         _play(state, state.limit, None)
-        return outcome_of(state)
+        return result_line(state)
 
 
 ENGINE = KittenEngine()

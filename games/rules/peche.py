@@ -6,15 +6,14 @@ perfect-memory opponent, which plays inside ``apply`` as an automatic step.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from .base import GameError, ReplayError, deck_for
-from .cards import RANK_SET, RANKS
+from .cards import RANK_OF, RANK_SET, RANKS, miss_chance
+from .events import Ask, Draw, End, Event, Outcome, Pair, Pass, event_json, event_view
 
 PLAYER, OPPONENT = 0, 1
 ALL_PAIRS = 26
-_RANK_OF = {r + s: r for r in RANKS for s in "SHDC"}
 
 
 class Knowledge:
@@ -53,30 +52,34 @@ class PecheState:
         "knowledge",
         "over",
         "reasons",
+        "opening_events",
     )
 
     def __init__(self, deck: list[str]) -> None:
         self.deck = deck
         self.lake_next = 10  # the lake is deck[lake_next:]
-        # rank -> card; a dict keeps insertion order, which is acquisition order.
+        # rank -> card, not a list of cards: "holds an r?" and "give the r" are one lookup,
+        # no scan (docs/benchmarks.md); a dict keeps insertion order, the acquisition order.
         self.hands: list[dict[str, str]] = [{}, {}]
         self.pairs: list[list[str]] = [[], []]  # ranks, in the order formed
         self.pairs_by_rank = dict.fromkeys(RANKS, 0)
         self.turn = PLAYER
         self.asks = [0, 0]
-        self.history: list[tuple[int, str, bool, bool]] = []  # every ask: seat, rank, given, fished
+        # every ask: seat, rank, given, fished; tuples, as they are built on every replay
+        self.history: list[tuple[int, str, bool, bool]] = []
         self.knowledge = Knowledge()
         self.over = False
         self.reasons: list[dict[str, Any]] | None = None  # replays only: why the opponent asked
+        self.opening_events: list[Event] = []  # the deal plays nothing that a seat sees
 
     @property
     def lake_size(self) -> int:
         return 52 - self.lake_next
 
 
-def _receive(state: PecheState, seat: int, card: str, from_deck: bool, events: list | None) -> None:
+def _receive(state: PecheState, seat: int, card: str, from_deck: bool, events: list[Event] | None) -> None:
     """A card joins ``seat``'s hand; a second card of its rank pairs at once."""
-    rank = _RANK_OF[card]
+    rank = RANK_OF[card]
     hand = state.hands[seat]
     if rank in hand:
         del hand[rank]
@@ -86,7 +89,7 @@ def _receive(state: PecheState, seat: int, card: str, from_deck: bool, events: l
             state.knowledge.known.discard(rank)
             state.knowledge.absent[rank] = state.knowledge.draws
         if events is not None:
-            events.append({"type": "pair", "seat": seat, "rank": rank})
+            events.append(Pair(seat, rank))
         if len(state.pairs[0]) + len(state.pairs[1]) == ALL_PAIRS:
             state.over = True
         return
@@ -95,15 +98,15 @@ def _receive(state: PecheState, seat: int, card: str, from_deck: bool, events: l
         state.knowledge.draws += 1
 
 
-def _draw(state: PecheState, seat: int, why: str, events: list | None) -> None:
+def _draw(state: PecheState, seat: int, reason: str, events: list[Event] | None) -> None:
     card = state.deck[state.lake_next]
     state.lake_next += 1
     if events is not None:
-        events.append({"type": "draw", "seat": seat, "card": card, "why": why})
+        events.append(Draw(seat, card, reason))
     _receive(state, seat, card, True, events)
 
 
-def _ask(state: PecheState, seat: int, rank: str, events: list | None) -> None:
+def _ask(state: PecheState, seat: int, rank: str, events: list[Event] | None) -> None:
     """``seat`` asks for ``rank`` (precondition: it holds one); turn passes on go fish."""
     other = 1 - seat
     state.asks[seat] += 1
@@ -118,26 +121,13 @@ def _ask(state: PecheState, seat: int, rank: str, events: list | None) -> None:
     fished = given is None and state.lake_next < 52
     state.history.append((seat, rank, given is not None, fished))
     if events is not None:
-        events.append({"type": "ask", "seat": seat, "rank": rank, "given": given is not None})
+        events.append(Ask(seat, other, rank, 0, ()) if given is None else Ask(seat, other, rank, 1, (given,)))
     if given is not None:
         _receive(state, seat, given, False, events)
         return  # the same mover plays again
     if fished:
         _draw(state, seat, "fish", events)
     state.turn = other
-
-
-@cache
-def _miss_chance(total: int, unseen: int, k: int) -> tuple[int, int]:
-    """N/D = Π_{i<k} (total − unseen − i) / (total − i): the chance that none of the
-    ``unseen`` cards of a rank is among ``k`` of ``total`` unknown cards (exact)."""
-    if k > total - unseen:
-        return 0, 1  # a factor reaches 0: the rank must turn up among k unknown cards
-    n = d = 1
-    for i in range(k):
-        n *= total - unseen - i
-        d *= total - i
-    return n, d
 
 
 def opponent_choice(state: PecheState) -> str:
@@ -152,14 +142,14 @@ def opponent_choice(state: PecheState) -> str:
     total = 52 - state.lake_next + m
     absent = knowledge.absent
     draws = knowledge.draws
-    pairs_by_rank = state.pairs_by_rank
+    pairs_by_rank = state.pairs_by_rank  # locals: this loop runs for every opponent ask of every replay
     best_rank = None
     # P(r) = 1 - N/D; the highest P is the lowest N/D, compared as integers.
     best_n = best_d = 1
     for rank in hand:
         seen_at = absent.get(rank)
         k = m if seen_at is None or draws - seen_at > m else draws - seen_at
-        n, d = _miss_chance(total, 3 - 2 * pairs_by_rank[rank], k)
+        n, d = miss_chance(total, 3 - 2 * pairs_by_rank[rank], k)
         if best_rank is None or n * best_d < best_n * d:
             best_rank, best_n, best_d = rank, n, d
     assert best_rank is not None
@@ -180,12 +170,12 @@ def opponent_reasons(state: PecheState) -> dict[str, Any]:
     for held in state.hands[OPPONENT]:
         seen_at = knowledge.absent.get(held)
         k = m if seen_at is None or knowledge.draws - seen_at > m else knowledge.draws - seen_at
-        n, d = _miss_chance(total, 3 - 2 * state.pairs_by_rank[held], k)
+        n, d = miss_chance(total, 3 - 2 * state.pairs_by_rank[held], k)
         chances[held] = 1 - n / d
     return {"rank": rank, "known": False, "chances": chances}
 
 
-def _advance(state: PecheState, events: list | None) -> None:
+def _advance(state: PecheState, events: list[Event] | None) -> None:
     """Play every step that needs no decision of the player."""
     hands = state.hands
     while not state.over:
@@ -194,7 +184,7 @@ def _advance(state: PecheState, events: list | None) -> None:
             if state.lake_next < 52:
                 _draw(state, seat, "empty_hand", events)
             elif events is not None:
-                events.append({"type": "pass", "seat": seat})
+                events.append(Pass(seat))
             state.turn = 1 - seat
         elif seat == PLAYER:
             return
@@ -203,7 +193,7 @@ def _advance(state: PecheState, events: list | None) -> None:
                 state.reasons.append(opponent_reasons(state))
             _ask(state, OPPONENT, opponent_choice(state), events)
     if events is not None:
-        events.append({"type": "end", **outcome_of(state)})
+        events.append(End(outcome_of(state)))
 
 
 def _table(state: PecheState) -> dict[str, Any]:
@@ -214,19 +204,33 @@ def _table(state: PecheState) -> dict[str, Any]:
         "pairs": [list(state.pairs[PLAYER]), list(state.pairs[OPPONENT])],
         "asks": list(state.asks),
         "over": state.over,
-        "outcome": outcome_of(state) if state.over else None,
+        "outcome": outcome_of(state).as_dict() if state.over else None,
     }
 
 
-def outcome_of(state: PecheState) -> dict[str, Any]:
-    mine, theirs = len(state.pairs[PLAYER]), len(state.pairs[OPPONENT])
+def outcome_of(state: PecheState) -> Outcome:
+    counts = (len(state.pairs[PLAYER]), len(state.pairs[OPPONENT]))
+    top = max(counts)
+    return Outcome(
+        winners=tuple(seat for seat, n in enumerate(counts) if n == top),
+        counts=counts,
+        asks=(state.asks[PLAYER], state.asks[OPPONENT]),
+        moves=state.asks[PLAYER] + state.asks[OPPONENT],
+        reason="pairs",
+        score=1000 + 30 * (counts[PLAYER] - counts[OPPONENT]),
+    )
+
+
+def result_line(state: PecheState) -> dict[str, Any]:
+    """The output line of RULES.md §2/§5 for a finished game."""
+    outcome = outcome_of(state)
     return {
-        "outcome": "win" if mine > theirs else "loss" if mine < theirs else "draw",
-        "player_pairs": mine,
-        "opponent_pairs": theirs,
-        "score": 1000 + 30 * (mine - theirs),
-        "player_asks": state.asks[PLAYER],
-        "opponent_asks": state.asks[OPPONENT],
+        "outcome": outcome.side(PLAYER),
+        "player_pairs": outcome.counts[PLAYER],
+        "opponent_pairs": outcome.counts[OPPONENT],
+        "score": outcome.score,
+        "player_asks": outcome.asks[PLAYER],
+        "opponent_asks": outcome.asks[OPPONENT],
         "opponent_asked": ",".join(rank for seat, rank, _, _ in state.history if seat == OPPONENT),
     }
 
@@ -260,11 +264,11 @@ class PecheEngine:
             return []
         return list(state.hands[PLAYER])
 
-    def apply(self, state: PecheState, move: Any) -> list[dict[str, Any]]:
+    def apply(self, state: PecheState, move: Any) -> list[Event]:
         if state.over:
             raise GameError("game_over", "the game is over")
         _check_ask(state, move)
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         _ask(state, PLAYER, move, events)
         _advance(state, events)
         return events
@@ -272,32 +276,32 @@ class PecheEngine:
     def is_over(self, state: PecheState) -> bool:
         return state.over
 
-    def outcome(self, state: PecheState) -> dict[str, Any]:
+    def outcome(self, state: PecheState) -> Outcome:
         if not state.over:
             raise GameError("not_over", "the game is not over")
         return outcome_of(state)
 
     def view(self, state: PecheState, seat: int) -> dict[str, Any]:
-        other = 1 - seat
-        mine, theirs = ("player", "opponent") if seat == PLAYER else ("opponent", "player")
+        """The player's view (the API's attempt view). The opponent is simulated: what it
+        knows is ``state.knowledge``, so no seat but the player has a view."""
+        if seat != PLAYER:
+            raise GameError("bad_seat", "only the player (seat 0) views a Pêche game")
         return {
-            "hand": list(state.hands[seat].values()),
-            f"{mine}_pairs": list(state.pairs[seat]),
-            f"{theirs}_pairs": list(state.pairs[other]),
-            f"{theirs}_hand_size": len(state.hands[other]),
+            "hand": list(state.hands[PLAYER].values()),
+            "player_pairs": list(state.pairs[PLAYER]),
+            "opponent_pairs": list(state.pairs[OPPONENT]),
+            "opponent_hand_size": len(state.hands[OPPONENT]),
             "lake_size": state.lake_size,
-            "asks": state.asks[seat],
-            f"{theirs}_asks": state.asks[other],
+            "asks": state.asks[PLAYER],
+            "opponent_asks": state.asks[OPPONENT],
             "history": [{"seat": s, "rank": r, "given": g, "fished": f} for s, r, g, f in state.history],
             "turn": None if state.over else ("player" if state.turn == PLAYER else "opponent"),
             "over": state.over,
-            "outcome": outcome_of(state) if state.over else None,
+            "outcome": outcome_of(state).as_dict() if state.over else None,
         }
 
-    def event_view(self, event: dict[str, Any], seat: int) -> dict[str, Any]:
-        if event["type"] == "draw" and event["seat"] != seat:
-            return {k: v for k, v in event.items() if k != "card"}
-        return dict(event)
+    def event_view(self, event: Event, seat: int) -> dict[str, Any]:
+        return event_view(event, seat)
 
     def replay(self, config: dict[str, Any], moves: list[Any], *, partial: bool = False) -> PecheState:
         """Deal and play ``moves`` without building events; ``partial``: a game still in
@@ -332,18 +336,20 @@ class PecheEngine:
                 _check_ask(state, move)
             except GameError:
                 break
-            events: list[dict[str, Any]] = []
+            events: list[Event] = []
             state.reasons = []
             _ask(state, PLAYER, move, events)
             _advance(state, events)
-            steps.append({"ask": move, "events": events, "reasons": state.reasons, **_table(state)})
+            steps.append(
+                {"ask": move, "events": [event_json(e) for e in events], "reasons": state.reasons, **_table(state)}
+            )
         state.reasons = None
         return steps
 
     def conformance(self, case: dict[str, Any]) -> dict[str, Any]:
         try:
             moves: Any = case.get("moves")  # as given: replay refuses a malformed one (bad_input)
-            return outcome_of(self.replay(case, moves))
+            return result_line(self.replay(case, moves))
         except ReplayError as exc:
             return exc.as_dict()
 

@@ -7,8 +7,6 @@ from challenges.play import StoredGame
 from games.rules.base import Engine
 from games.rules.registry import engine
 
-from .rules import CASUAL_RULES
-
 
 class CasualOwner(models.Model):
     """Who casual games belong to. A browser without a player gets one on its first game
@@ -60,5 +58,5 @@ class CasualGame(StoredGame):
     def after_moves(self, eng: Engine, state: Any, now: dt.datetime) -> dict[str, Any]:
         changes: dict[str, Any] = {"updated_at": now}
         if eng.is_over(state):
-            changes.update(status=self.Status.OVER, result=CASUAL_RULES[self.game].outcome_side(eng.outcome(state)))
+            changes.update(status=self.Status.OVER, result=eng.outcome(state).side(0))
         return changes

@@ -1,6 +1,6 @@
-"""What differs between casual games, in one table: the options a player may choose,
-the options of a player's next game and how an outcome reads from seat 0's side.
-Everything else is shared."""
+"""What differs between casual games, in one table: the options a player may choose and
+the options of a player's next game. Everything else is shared (an outcome reads the same
+way in every game: ``Outcome.side``)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ def _no_choice(body: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class CasualRules:
-    outcome_side: Callable[[dict[str, Any]], str]  # outcome -> "win" | "loss" | "draw"
     # Player's game number (0-based) -> engine options decided by the site.
     next_options: Callable[[int], dict[str, Any]] | None = None
     # Request body -> engine options the player chose; the engine judges their values.
@@ -29,10 +28,6 @@ class CasualRules:
 def _kitten_options(number: int) -> dict[str, Any]:
     # RULES.md §3: the very first game the player flips first, the next Kitten, and so on.
     return {"first": "player" if number % 2 == 0 else "opponent"}
-
-
-def _winner_side(outcome: dict[str, Any]) -> str:
-    return {"player": "win", "opponent": "loss"}.get(outcome["winner"], "draw")
 
 
 def _gofish_options(body: dict[str, Any]) -> dict[str, Any]:
@@ -53,15 +48,7 @@ def _gofish_page() -> dict[str, Any]:
     }
 
 
-def _books_side(outcome: dict[str, Any]) -> str:
-    # RULES.md §4: most books wins and ties share the win; a shared win counts as a draw.
-    winners = outcome["winners"]
-    if 0 not in winners:
-        return "loss"
-    return "win" if len(winners) == 1 else "draw"
-
-
 CASUAL_RULES: dict[str, CasualRules] = {
-    "kitten": CasualRules(outcome_side=_winner_side, next_options=_kitten_options),
-    "gofish": CasualRules(outcome_side=_books_side, chosen_options=_gofish_options, page_context=_gofish_page),
+    "kitten": CasualRules(next_options=_kitten_options),
+    "gofish": CasualRules(chosen_options=_gofish_options, page_context=_gofish_page),
 }

@@ -10,7 +10,9 @@ from django.db import transaction
 
 from challenges.play import one_move, play_stored
 from games.rules.base import DomainError
+from games.rules.events import Event
 from games.rules.registry import engine
+from games.rules.session import Session
 
 from .models import CasualGame, CasualOwner
 
@@ -19,13 +21,9 @@ from .models import CasualGame, CasualOwner
 MAX_AUTO_MOVES = 100_000
 
 
-def opening_events(state) -> list[dict[str, Any]]:
-    """What a new deal played before seat 0's first decision: an engine keeps them in
-    ``state.opening_events`` (Kitten) or they are its event log so far (Go Fish)."""
-    opening = getattr(state, "opening_events", None)
-    if opening is None:
-        opening = getattr(state, "log", None)
-    return list(opening or [])
+def opening_events(state) -> list[Event]:
+    """What a new deal played before seat 0's first decision (every engine keeps them)."""
+    return list(state.opening_events)
 
 
 def owner_create() -> CasualOwner:
@@ -79,7 +77,7 @@ def casual_create(
         opts.update(next_options(played.count()))
     seed = secrets.token_hex(16)
     try:
-        engine(game).new(seed=seed, **opts)
+        Session(engine(game), {"seed": seed, **opts}).new()
     except TypeError as exc:  # an option the engine does not take
         raise DomainError("bad_options", str(exc)) from None
     played.filter(status=CasualGame.Status.PLAYING).update(status=CasualGame.Status.ABANDONED)
@@ -94,9 +92,9 @@ def casual_move(*, game: CasualGame, play: Any, move: int):
     return play_stored(game, move=move, play=one_move(play))
 
 
-def _to_the_end(eng, state) -> tuple[list[Any], list[dict[str, Any]]]:
+def _to_the_end(eng, state) -> tuple[list[Any], list[Event]]:
     made: list[Any] = []
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     while not eng.is_over(state):
         legal = eng.legal_moves(state)
         if eng.to_move(state) != 0 or len(legal) != 1 or len(made) >= MAX_AUTO_MOVES:

@@ -63,16 +63,19 @@ def event_text(e: dict) -> str:
         if me:
             return (
                 f"You go fishing and draw {card(e['card'])}."
-                if e["why"] == "fish"
+                if e["reason"] == "fish"
                 else f"Your hand is empty: you draw {card(e['card'])}."
             )
-        return "The opponent goes fishing." if e["why"] == "fish" else "The opponent's hand is empty: it draws a card."
+        return (
+            "The opponent goes fishing." if e["reason"] == "fish" else "The opponent's hand is empty: it draws a card."
+        )
     if e["type"] == "pair":
         ranks = RANKS_OF[e["rank"]]
         return f"You lay down a pair of {ranks}." if me else f"The opponent lays down a pair of {ranks}."
     if e["type"] == "pass":
         return "You pass." if me else "The opponent passes."
-    return f"Game over: {e['player_pairs']} pairs to {e['opponent_pairs']}."
+    mine, theirs = e["outcome"]["counts"]
+    return f"Game over: {mine} pairs to {theirs}."
 
 
 def history_lines(history: list[dict]) -> list[str]:

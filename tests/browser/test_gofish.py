@@ -41,7 +41,7 @@ def engine_state(game: CasualGame):
 
 def history(page) -> list[dict]:
     return page.evaluate("""() => [...document.querySelectorAll('#gf-history li')].map(li => ({
-        asker: +li.dataset.asker, target: +li.dataset.target, rank: li.dataset.rank, given: +li.dataset.given,
+        seat: +li.dataset.seat, target: +li.dataset.target, rank: li.dataset.rank, given: +li.dataset.given,
         text: li.textContent }))""")
 
 
@@ -72,13 +72,13 @@ def deal_with_keyboard(page, players: int, hand_size: int | None = None):
 def check_history_against_server(page, state):
     shown = history(page)
     expected = state.knowledge.ask_history
-    assert [(h["asker"], h["target"], h["rank"], h["given"]) for h in shown] == [
-        (a["asker"], a["target"], a["rank"], a["given"]) for a in expected
+    assert [(h["seat"], h["target"], h["rank"], h["given"]) for h in shown] == [
+        (a["seat"], a["target"], a["rank"], a["given"]) for a in expected
     ]
     names = ["You", "Ada", "Bo", "Cleo", "Dan", "Eve"]
     for entry in shown:
         text = entry["text"]
-        assert names[entry["asker"]] in text and (names[entry["target"]] in text or "you" in text), text
+        assert names[entry["seat"]] in text and (names[entry["target"]] in text or "you" in text), text
         assert text.endswith(f" {entry['given']}.") if entry["given"] else text.endswith("“Go fish!”"), text
 
 
@@ -183,7 +183,7 @@ def test_simulated_seats_play_out_step_by_step(new_page):
         page.wait_for_function(f"() => +document.querySelector('#gofish').dataset.serverMoves === {move}")
         wait_phase(page, "idle", "over")
         history_now = engine_state(current(page)).knowledge.ask_history
-        if not history_now[-1]["given"] or history_now[-1]["asker"] != 0:
+        if not history_now[-1]["given"] or history_now[-1]["seat"] != 0:
             break
     total = len(history_now)
     # Every ask appeared on its own (one mutation per ask), most while the page was

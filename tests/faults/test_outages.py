@@ -187,4 +187,4 @@ def test_postgres_restarted_mid_load(own_postgres, stack_factory):  # the stack 
     assert len(rows) == 20  # one result each
     for seed, moves, score in rows:
         state = ENGINE.replay({"seed": seed}, moves)  # whole, valid, complete
-        assert score == ENGINE.outcome(state)["score"]
+        assert score == ENGINE.outcome(state).score

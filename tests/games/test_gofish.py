@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from games.rules.base import GameError, ReplayError
 from games.rules.cards import CARD_SET, RANKS, UNSHUFFLED, rank_of
+from games.rules.events import Ask, Book, Deal, Draw, End, event_json
 from games.rules.gofish import ENGINE, GoFishEngine, PublicKnowledge, choose_ask
 
 VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "gofish.jsonl"
@@ -170,7 +171,7 @@ def test_default_hand_sizes():
     for players, size in [(2, 7), (3, 7), (4, 5), (6, 5)]:
         state = ENGINE.new(seed="h", players=players, scripted=frozenset(range(players)))
         assert state.hand_size == size
-        assert sum(1 for e in state.log if e["type"] == "deal") == players
+        assert sum(1 for e in state.log if isinstance(e, Deal)) == players
 
 
 # --------------------------------------------------------------------------- deal and steps
@@ -182,7 +183,7 @@ def test_deal_round_robin_and_books_laid_after_deal():
     deck = special + [c for c in UNSHUFFLED if c not in special]
     state = ENGINE.new(deck=deck, players=2, hand_size=5, scripted=frozenset({0, 1}))
     assert state.books == [["K"], ["A"]]
-    assert [e["seat"] for e in state.log if e["type"] == "book"] == [0, 1]  # seat by seat
+    assert [e.seat for e in state.log if isinstance(e, Book)] == [0, 1]  # seat by seat
     assert state.hands[0] == ["2S"] and state.hands[1] == ["2H"]
     assert state.pond[0] == "2D" and len(state.pond) == 42
     assert ENGINE.to_move(state) == 0
@@ -195,39 +196,39 @@ def test_go_fish_draws_and_passes_turn_even_when_lucky():
     state = ENGINE.new(deck=deck, players=2, hand_size=2, scripted=frozenset({0, 1}))
     events = ENGINE.apply(state, {"seat": 0, "target": 1, "rank": "2"})
     assert events == [
-        {"type": "ask", "asker": 0, "target": 1, "rank": "2", "given": 0, "cards": []},
-        {"type": "draw", "seat": 0, "reason": "fish", "card": "2D"},  # the rank asked for...
+        Ask(seat=0, target=1, rank="2", given=0, cards=()),
+        Draw(seat=0, card="2D", reason="fish"),  # the rank asked for...
     ]
     assert ENGINE.to_move(state) == 1  # ...and still the turn passes
     ENGINE.apply(state, {"seat": 1, "target": 0, "rank": "3"})  # go fish: AS
     ENGINE.apply(state, {"seat": 0, "target": 1, "rank": "2"})  # go fish: AH
     events = ENGINE.apply(state, {"seat": 1, "target": 0, "rank": "A"})
-    assert events == [{"type": "ask", "asker": 1, "target": 0, "rank": "A", "given": 1, "cards": ["AH"]}]
+    assert events == [Ask(seat=1, target=0, rank="A", given=1, cards=("AH",))]
     assert ENGINE.to_move(state) == 1  # given: ask again
     assert state.asks == [2, 2] and state.hands == [["2S", "2H", "2D"], ["3S", "4S", "AS", "AH"]]
 
 
 def test_simulated_seats_play_automatically():
     state = ENGINE.new(seed="auto", players=4)  # only seat 0 is scripted
-    assert ENGINE.to_move(state) == 0 and state.log[-1]["type"] == "deal"
+    assert ENGINE.to_move(state) == 0 and isinstance(state.log[-1], Deal)
     while True:
         events = ENGINE.apply(state, ENGINE.legal_moves(state)[0])
-        if any(e["type"] == "ask" and e["asker"] != 0 for e in events):
+        if any(isinstance(e, Ask) and e.seat != 0 for e in events):
             break
-    askers = [e["asker"] for e in events if e["type"] == "ask"]
+    askers = [e.seat for e in events if isinstance(e, Ask)]
     # Seat 0 fished, then seats 1, 2, 3 played their turns inside apply, in order.
     assert askers[0] == 0 and sorted(set(askers[1:])) == [1, 2, 3]
     assert askers[1:] == sorted(askers[1:])
     assert ENGINE.to_move(state) in (0, None)
     assert all(m["seat"] == 0 for m in state.moves)
-    assert sum(state.asks) == sum(e["type"] == "ask" for e in state.log)
+    assert sum(state.asks) == sum(isinstance(e, Ask) for e in state.log)
 
 
 def test_all_simulated_game_is_over_at_once_and_deterministic():
     a = ENGINE.new(seed="robots", players=5, scripted=frozenset())
     b = ENGINE.new(seed="robots", players=5, scripted=frozenset())
     assert ENGINE.is_over(a) and a.log == b.log
-    assert a.log[-1]["type"] == "end"
+    assert isinstance(a.log[-1], End)
     assert ENGINE.legal_moves(a) == [] and ENGINE.to_move(a) is None
 
 
@@ -287,14 +288,14 @@ def test_commented_game_first_nine_asks():
         asks += [
             e
             for e in ENGINE.apply(state, {"seat": asker, "target": target, "rank": rank})
-            if e["type"] in ("ask", "draw", "book")
+            if isinstance(e, (Ask, Draw, Book))
         ]
         if i == 4:
             # "Bo vient d'aller à la pêche et a pu tirer n'importe quoi": Bo had no seven
             # when you asked, but has drawn one unseen card since.
             assert state.knowledge.void[2]["7"] == 1
     shown = {"ask": "cards", "draw": "card", "book": "rank"}
-    assert [(e["type"], e[shown[e["type"]]]) for e in asks] == [
+    assert [(e.type, event_json(e)[shown[e.type]]) for e in asks] == [
         ("ask", ["7D"]),
         ("ask", []),
         ("draw", "2H"),
@@ -347,16 +348,22 @@ def _cards_in(obj) -> set[str]:
 
 
 def test_event_view_hides_drawn_and_dealt_cards():
-    draw = {"type": "draw", "seat": 2, "reason": "fish", "card": "QS"}
-    assert ENGINE.event_view(draw, 2) == draw
+    draw = Draw(seat=2, card="QS", reason="fish")
+    assert ENGINE.event_view(draw, 2) == {"type": "draw", "seat": 2, "card": "QS", "reason": "fish"}
     assert ENGINE.event_view(draw, 1) == {"type": "draw", "seat": 2, "reason": "fish"}
     assert ENGINE.event_view(draw, None) == {"type": "draw", "seat": 2, "reason": "fish"}
-    deal = {"type": "deal", "seat": 0, "count": 2, "cards": ["AS", "KD"]}
-    assert ENGINE.event_view(deal, 0) == deal
+    deal = Deal(seat=0, count=2, cards=("AS", "KD"))
+    assert ENGINE.event_view(deal, 0) == {"type": "deal", "seat": 0, "count": 2, "cards": ["AS", "KD"]}
     assert ENGINE.event_view(deal, 1) == {"type": "deal", "seat": 0, "count": 2}
-    ask = {"type": "ask", "asker": 0, "target": 1, "rank": "7", "given": 1, "cards": ["7D"]}
-    assert ENGINE.event_view(ask, 2) == ask
-    assert ENGINE.event_view(draw, 1) is not draw and "card" in draw  # the event itself is untouched
+    ask = Ask(seat=0, target=1, rank="7", given=1, cards=("7D",))
+    assert ENGINE.event_view(ask, 2) == {
+        "type": "ask",
+        "seat": 0,
+        "target": 1,
+        "rank": "7",
+        "given": 1,
+        "cards": ["7D"],
+    }
 
 
 def test_view_shape():
@@ -366,7 +373,7 @@ def test_view_shape():
     json.dumps(view)
     assert view["hand"] == ["KC", "KH", "9D", "4S", "JC"]
     assert view["hand_sizes"] == [6, 4, 5] and view["pond_size"] == 37
-    assert view["ask_history"] == [{"asker": 0, "target": 1, "rank": "7", "given": 1, "cards": ["7D"]}]
+    assert view["ask_history"] == [{"seat": 0, "target": 1, "rank": "7", "given": 1, "cards": ["7D"]}]
     assert view["to_move"] == 0 and view["legal_moves"] == [] and view["over"] is False
     assert _cards_in(view) == set(state.hands[2]) | {"7D"}
     assert ENGINE.view(state, 0)["legal_moves"] == ENGINE.legal_moves(state)
@@ -384,7 +391,7 @@ def test_choose_ask_prefers_a_known_holder():
     k = PublicKnowledge(3)
     for seat, n in [(0, 5), (1, 5), (2, 5)]:
         k.observe({"type": "deal", "seat": seat, "count": n})
-    k.observe({"type": "ask", "asker": 2, "target": 1, "rank": "9", "given": 0, "cards": []})
+    k.observe({"type": "ask", "seat": 2, "target": 1, "rank": "9", "given": 0, "cards": []})
     k.observe({"type": "draw", "seat": 2, "reason": "fish"})
     move = choose_ask(k, 0, ("KS", "KH", "9S"))
     assert move == {"seat": 0, "target": 2, "rank": "9"}  # Bo asked for nines: not a gamble
@@ -399,7 +406,7 @@ def test_choose_ask_avoids_a_seat_known_void():
     k = PublicKnowledge(3)
     for seat in range(3):
         k.observe({"type": "deal", "seat": seat, "count": 5})
-    k.observe({"type": "ask", "asker": 2, "target": 1, "rank": "K", "given": 0, "cards": []})
+    k.observe({"type": "ask", "seat": 2, "target": 1, "rank": "K", "given": 0, "cards": []})
     k.observe({"type": "draw", "seat": 2, "reason": "fish"})
     # Seat 1 has no king (and drew nothing since); seat 2 certainly has one.
     assert choose_ask(k, 0, ("KS",)) == {"seat": 0, "target": 2, "rank": "K"}
@@ -411,7 +418,7 @@ def test_choose_ask_never_makes_a_hopeless_ask():
         k.observe({"type": "deal", "seat": seat, "count": 5})
     hand = ("KS", "KH", "5S")
     assert choose_ask(k, 0, hand)["rank"] == "K"  # the rank held most
-    k.observe({"type": "ask", "asker": 0, "target": 1, "rank": "K", "given": 0, "cards": []})
+    k.observe({"type": "ask", "seat": 0, "target": 1, "rank": "K", "given": 0, "cards": []})
     k.observe({"type": "draw", "seat": 0, "reason": "fish"})
     # Seat 1 said "go fish" for kings and has drawn nothing since: a king ask cannot work.
     assert choose_ask(k, 0, hand + ("9S",))["rank"] != "K"
@@ -482,13 +489,13 @@ def _check_invariants(state) -> None:
 def test_random_play_conserves_cards_and_replays(setup, rng):
     state = _play_randomly(setup, rng)
     outcome = ENGINE.outcome(state)
-    assert sum(outcome["books"]) == 13 and sum(outcome["asks"]) == sum(e["type"] == "ask" for e in state.log)
-    assert max(outcome["books"]) == min(outcome["books"][w] for w in outcome["winners"])
+    assert sum(outcome.counts) == 13 and sum(outcome.asks) == sum(isinstance(e, Ask) for e in state.log)
+    assert max(outcome.counts) == min(outcome.counts[w] for w in outcome.winners)
     again = ENGINE.replay(state.config, copy.deepcopy(state.moves))
     assert ENGINE.outcome(again) == outcome and again.log == state.log
     if len(state.config["scripted"]) == state.players:
         case = {k: v for k, v in state.config.items() if k != "scripted"}
-        assert ENGINE.conformance({"game": "gofish", **case, "moves": state.moves}) == outcome
+        assert ENGINE.conformance({"game": "gofish", **case, "moves": state.moves}) == ENGINE.result_line(state)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -499,7 +506,7 @@ def test_views_never_show_hidden_cards(setup, rng, data):
     partial = ENGINE.new(**state.config)
     for move in state.moves[:cut]:
         ENGINE.apply(partial, move)
-    publicly_given = {c for e in partial.log if e["type"] == "ask" for c in e["cards"]}
+    publicly_given = {c for e in partial.log if isinstance(e, Ask) for c in e.cards}
     for seat in range(partial.players):
         view = ENGINE.view(partial, seat)
         json.dumps(view)
@@ -511,8 +518,8 @@ def test_views_never_show_hidden_cards(setup, rng, data):
         assert _cards_in({k: v for k, v in view.items() if k != "ask_history"}) == set(partial.hands[seat])
         for event in partial.log:
             shown = _cards_in(ENGINE.event_view(event, seat))
-            mine = event.get("seat") == seat and event["type"] in ("deal", "draw")
-            assert shown <= (_cards_in(event) if mine or event["type"] == "ask" else set())
+            mine = isinstance(event, (Deal, Draw)) and event.seat == seat
+            assert shown <= (_cards_in(event_json(event)) if mine or isinstance(event, Ask) else set())
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -526,7 +533,7 @@ def test_simulated_play_terminates_and_never_peeks(setup):
     rebuilt = _knowledge_from_public_log(state)
     assert vars(rebuilt) == vars(state.knowledge)
     # And the knowledge holds no card a spectator has not seen.
-    public_cards = {c for e in state.log if e["type"] == "ask" for c in e["cards"]}
+    public_cards = {c for e in state.log if isinstance(e, Ask) for c in e.cards}
     assert _cards_in(vars(state.knowledge)) <= public_cards
     # Deterministic: the same deal plays the same game.
     assert ENGINE.new(**state.config).log == state.log

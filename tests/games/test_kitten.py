@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from games.rules.base import GameError, ReplayError
 from games.rules.cards import UNSHUFFLED, shuffled_deck
-from games.rules.kitten import ENGINE, KittenState, play_to_end
+from games.rules.events import End, Flip, Outcome, event_json
+from games.rules.kitten import ENGINE, KittenState, play_to_end, result_line
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT.parent / "shared" / "vectors" / "kitten.jsonl"
@@ -80,7 +81,11 @@ def reference(deck: list[str], first: str, limit: int) -> dict:
     }
 
 
-def flip_by_hand(state: KittenState) -> list[dict]:
+def as_json(events: list) -> list[dict]:
+    return [event_json(e) for e in events]
+
+
+def flip_by_hand(state: KittenState) -> list:
     events = list(state.opening_events)
     while ENGINE.to_move(state) == 0:
         events += ENGINE.apply(state, "flip")
@@ -121,9 +126,9 @@ def test_vectors_present():
 def test_fishing_takes_match_and_everything_after():
     # Table 5♠ 9♥ K♦ 3♣, the player flips 9♣: takes 9♥ K♦ 3♣ 9♣, 5♠ stays.
     state = ENGINE.new(deck=deal(["5S", "KD", "9C"], ["9H", "3C"]))
-    events = ENGINE.apply(state, "flip") + ENGINE.apply(state, "flip")
+    events = as_json(ENGINE.apply(state, "flip")) + as_json(ENGINE.apply(state, "flip"))
     assert state.table == ["5S", "9H", "KD", "3C"]
-    event = ENGINE.apply(state, "flip")[0]
+    event = as_json(ENGINE.apply(state, "flip"))[0]
     assert event["seat"] == 0 and event["card"] == "9C"
     assert event["capture"] == {"kind": "fish", "match_index": 1, "taken": ["9H", "KD", "3C", "9C"]}
     assert event["table"] == ["5S"]
@@ -134,18 +139,18 @@ def test_fishing_takes_match_and_everything_after():
 
 def test_jack_sweeps_the_row():
     state = ENGINE.new(deck=deal(["5S", "JD"], ["9H"]))
-    ENGINE.apply(state, "flip")
-    event = ENGINE.apply(state, "flip")[0]
+    as_json(ENGINE.apply(state, "flip"))
+    event = as_json(ENGINE.apply(state, "flip"))[0]
     assert event["capture"] == {"kind": "jack", "match_index": None, "taken": ["5S", "9H", "JD"]}
     assert event["table"] == [] and state.jack_sweeps == 1 and state.captures == 1
 
 
 def test_jack_on_empty_table_stays_and_next_jack_sweeps_it():
     state = ENGINE.new(deck=deal(["JD", "JC"], ["5S"]))
-    first, second = ENGINE.apply(state, "flip")
+    first, second = as_json(ENGINE.apply(state, "flip"))
     assert first["capture"] is None and first["table"] == ["JD"]
     assert second["capture"] is None
-    sweep = ENGINE.apply(state, "flip")[0]
+    sweep = as_json(ENGINE.apply(state, "flip"))[0]
     # A jack on a row holding a jack is a sweep (rule 1), not a fish from that jack.
     assert sweep["capture"]["kind"] == "jack"
     assert sweep["capture"]["taken"] == ["JD", "5S", "JC"]
@@ -154,16 +159,16 @@ def test_jack_on_empty_table_stays_and_next_jack_sweeps_it():
 
 def test_jack_after_a_sweep_lands_on_empty_table():
     state = ENGINE.new(deck=deal(["5S", "JD"], ["JH"]))
-    ENGINE.apply(state, "flip")  # 5S stays, JH sweeps
-    event = ENGINE.apply(state, "flip")[0]
+    as_json(ENGINE.apply(state, "flip"))  # 5S stays, JH sweeps
+    event = as_json(ENGINE.apply(state, "flip"))[0]
     assert event["capture"] is None and event["table"] == ["JD"]
     assert state.jack_sweeps == 1
 
 
 def test_capture_gives_no_extra_move():
     state = ENGINE.new(deck=deal(["5S", "5H"], ["9H", "2C"]))
-    ENGINE.apply(state, "flip")
-    events = ENGINE.apply(state, "flip")
+    as_json(ENGINE.apply(state, "flip"))
+    events = as_json(ENGINE.apply(state, "flip"))
     assert [e["seat"] for e in events] == [0, 1]
     assert events[0]["capture"]["kind"] == "fish"
 
@@ -174,8 +179,9 @@ def test_capture_gives_no_extra_move():
 def test_last_card_without_capture_loses_at_once():
     state = KittenState(["2C"], ["3D", "4D"], table=["5S"])
     events = ENGINE.apply(state, "flip")
-    assert [e["type"] for e in events] == ["flip", "end"]  # Kitten does not flip after
-    assert ENGINE.outcome(state) == {
+    assert [e.type for e in events] == ["flip", "end"]  # Kitten does not flip after
+    assert ENGINE.outcome(state) == Outcome(winners=(1,), counts=(0, 2), asks=(0, 0), moves=1, reason="empty")
+    assert result_line(state) == {
         "winner": "opponent",
         "reason": "empty",
         "moves": 1,
@@ -185,7 +191,7 @@ def test_last_card_without_capture_loses_at_once():
         "captures": 0,
         "jack_sweeps": 0,
     }
-    assert events[-1]["outcome"] == ENGINE.outcome(state)
+    assert events[-1] == End(ENGINE.outcome(state))
     assert ENGINE.to_move(state) is None and ENGINE.legal_moves(state) == []
 
 
@@ -213,7 +219,7 @@ def test_limit_counts_piles_not_table():
     state = KittenState(["2C", "3C"], ["4D"], table=["5S", "6S", "7S"], limit=1)
     ENGINE.apply(state, "flip")
     # Player 1 card, Kitten 1 card, 4 on the table: a draw.
-    assert ENGINE.outcome(state)["winner"] == "draw"
+    assert ENGINE.outcome(state).winners == (0, 1) and ENGINE.outcome(state).side(0) == "draw"
     assert state.reason == "limit" and state.moves == 1
 
 
@@ -259,7 +265,7 @@ def test_cards_conserved_and_row_well_formed_at_every_step(seed, first):
     while not state.over:
         events += ENGINE.apply(state, "flip")
         assert all_cards(state) == FULL_DECK
-    for event in events:
+    for event in as_json(events):
         if event["type"] == "end":
             break
         # Each flip, rebuilt from the previous row alone, must be what the event says.
@@ -277,8 +283,7 @@ def test_cards_conserved_and_row_well_formed_at_every_step(seed, first):
         assert len(row) <= 13
         assert len({c[:-1] for c in row}) == len(row)
         table = row
-    assert events[-1]["type"] == "end" and [e["type"] for e in events].count("end") == 1
-    assert events[-1]["outcome"] == ENGINE.outcome(state)
+    assert [e.type for e in events].count("end") == 1 and events[-1] == End(ENGINE.outcome(state))
 
 
 @settings(max_examples=30, deadline=None)
@@ -300,7 +305,7 @@ def test_see_result_equals_flipping_by_hand(seed, first, by_hand):
 
     assert mixed_events == hand_events
     assert ENGINE.outcome(mixed) == ENGINE.outcome(hand) == ENGINE.outcome(fast)
-    assert ENGINE.conformance({"seed": seed, "first": first}) == ENGINE.outcome(hand)
+    assert ENGINE.conformance({"seed": seed, "first": first}) == result_line(hand)
     assert mixed.player_flips == hand.player_flips == fast.player_flips
 
 
@@ -325,7 +330,7 @@ def test_view_never_shows_a_pile_card(seed, first, flips, seat):
     for event in events:
         seen = ENGINE.event_view(event, seat)
         json.dumps(seen)
-        assert seen == event
+        assert seen == event_json(event)
 
 
 # --- protocol --------------------------------------------------------------------------
@@ -344,7 +349,7 @@ def test_kitten_first_plays_its_opening_flip():
     deck = shuffled_deck("2026-11-29")  # 5H 3H ...
     state = ENGINE.new(seed="2026-11-29", first="opponent")
     assert state.moves == 1 and state.table == [deck[1]]
-    (event,) = state.opening_events
+    (event,) = as_json(state.opening_events)
     assert event == {
         "type": "flip",
         "move": 1,
@@ -356,7 +361,7 @@ def test_kitten_first_plays_its_opening_flip():
     }
     assert ENGINE.to_move(state) == 0
     events = ENGINE.apply(state, "flip")
-    assert [(e["seat"], e["card"]) for e in events] == [(0, "5H"), (1, "AS")]
+    assert [(e.seat, e.card) for e in events if isinstance(e, Flip)] == [(0, "5H"), (1, "AS")]
 
 
 @pytest.mark.parametrize("move", ["Flip", "", None, 0, ["flip"], "flip "])

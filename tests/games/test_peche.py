@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from games.rules.base import GameError, ReplayError
 from games.rules.cards import UNSHUFFLED, shuffled_deck
+from games.rules.events import Ask, Draw, Pair
 from games.rules.peche import ENGINE, opponent_choice
 
 VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "peche.jsonl"
@@ -43,17 +44,37 @@ def test_deal_gives_even_cards_to_the_player_and_pairs_at_once():
     assert state.lake_size == 42
 
 
-def test_a_successful_ask_plays_again_and_a_miss_passes_the_turn():
-    state = ENGINE.new(seed="pub-peche-0")
-    rank = next(iter(state.hands[0]))
-    had = rank in state.hands[1]
-    events = ENGINE.apply(state, rank)
-    assert events[0] == {"type": "ask", "seat": 0, "rank": rank, "given": had}
-    if had:
-        assert events[1] == {"type": "pair", "seat": 0, "rank": rank}
-    else:
-        assert events[1]["type"] == "draw" and events[1]["why"] == "fish"
-        assert any(e["type"] == "ask" and e["seat"] == 1 for e in events) or state.over
+def chosen_deck(player: list[str], opponent: list[str], lake_top: list[str]) -> list[str]:
+    """A deal of ``player``'s and ``opponent``'s five cards with ``lake_top`` drawn first."""
+    dealt = [card for pair in zip(player, opponent, strict=True) for card in pair]
+    return dealt + lake_top + [c for c in UNSHUFFLED if c not in dealt and c not in lake_top]
+
+
+# Nothing pairs in the deal; the opponent holds a 3 and no 5; the lake starts 2C, AS.
+NO_PAIRS = chosen_deck(["3S", "5S", "7S", "9S", "JS"], ["3H", "4H", "6H", "8H", "10H"], ["2C", "AS"])
+
+
+def test_a_successful_ask_pairs_and_the_player_asks_again():
+    state = ENGINE.new(deck=NO_PAIRS)
+    events = ENGINE.apply(state, "3")
+    assert events == [Ask(seat=0, target=1, rank="3", given=1, cards=("3H",)), Pair(seat=0, rank="3")]
+    assert state.turn == 0 and ENGINE.legal_moves(state) == ["5", "7", "9", "J"]
+
+
+def test_a_miss_fishes_and_passes_the_turn_to_the_opponent():
+    state = ENGINE.new(deck=NO_PAIRS)
+    events = ENGINE.apply(state, "5")
+    assert events == [
+        Ask(seat=0, target=1, rank="5", given=0, cards=()),
+        Draw(seat=0, card="2C", reason="fish"),
+        # The opponent's turn, played inside apply: its 3 is given, then a 4 is not.
+        Ask(seat=1, target=0, rank="3", given=1, cards=("3S",)),
+        Pair(seat=1, rank="3"),
+        Ask(seat=1, target=0, rank="4", given=0, cards=()),
+        Draw(seat=1, card="AS", reason="fish"),
+    ]
+    assert state.turn == 0 and not state.over
+    assert [ENGINE.event_view(e, 0) for e in events][-1] == {"type": "draw", "seat": 1, "reason": "fish"}
 
 
 def test_illegal_and_bad_asks_leave_the_state_unchanged():
@@ -122,7 +143,7 @@ def test_replaying_the_recorded_asks_reproduces_the_result(seed, picks):
     replayed = ENGINE.replay({"seed": seed}, moves)
     assert ENGINE.outcome(replayed) == ENGINE.outcome(final)
     assert replayed.history == final.history
-    assert ENGINE.outcome(final)["player_pairs"] + ENGINE.outcome(final)["opponent_pairs"] == 26
+    assert sum(ENGINE.outcome(final).counts) == 26
 
 
 @settings(max_examples=60, deadline=None)
@@ -147,7 +168,7 @@ def test_cards_are_conserved_and_views_hide_what_a_seat_cannot_see(seed, picks):
         events = ENGINE.apply(state, legal[picks[i % len(picks)] % len(legal)])
         i += 1
         seen = {e.get("card") for e in (ENGINE.event_view(e, 0) for e in events)}
-        opponent_draws = {e["card"] for e in events if e["type"] == "draw" and e["seat"] == 1}
+        opponent_draws = {e.card for e in events if isinstance(e, Draw) and e.seat == 1}
         assert not (seen & opponent_draws)
     counts = Counter(state.pairs[0] + state.pairs[1])
     assert all(v == 2 for v in counts.values()) and len(counts) == 13

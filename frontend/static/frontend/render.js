@@ -3,6 +3,7 @@
 /* global gettext, pgettext, interpolate, ngettext */
 
 import { SUITS, cardLabel, rankLabel, rankOf, suitOf } from "./cards.js";
+import { sideOf } from "./outcome.js";
 import { $, el, fmt, onArrows, onFocusIndex, renderGrowing } from "./dom.js";
 import { closing, dayClosed, visibleHistory } from "./state.js";
 import { aRank, cardFace, eventText, historyText, renderBacks, renderBucket } from "./table.js";
@@ -40,7 +41,7 @@ export function shareText(state) {
   const v = state.view;
   const o = v.outcome;
   let text = fmt(gettext("Pêche %(date)s: %(mine)s–%(theirs)s pairs, %(score)s points in %(asks)s asks"),
-    { date: v.date, mine: o.player_pairs, theirs: o.opponent_pairs, score: o.score, asks: o.player_asks });
+    { date: v.date, mine: o.counts[0], theirs: o.counts[1], score: o.score, asks: o.asks[0] });
   if (v.result && v.result.rank) text += " · " + fmt(gettext("rank %(rank)s"), { rank: v.result.rank });
   return text + " " + location.origin + "/daily/";
 }
@@ -143,11 +144,12 @@ function renderEnd(root, state) {
   // The game ends: the focus goes to the end panel (it would otherwise fall to <body>).
   if (wasHidden) requestAnimationFrame(() => $(root, "#end-title").focus());
   const o = v.outcome;
-  $(root, "#end-title").textContent = o.outcome === "win" ? gettext("You win!")
-    : o.outcome === "loss" ? gettext("You lose.") : gettext("A draw.");
+  const side = sideOf(o);
+  $(root, "#end-title").textContent = side === "win" ? gettext("You win!")
+    : side === "loss" ? gettext("You lose.") : gettext("A draw.");
   $(root, "#end-score").textContent = o.score;
-  $(root, "#end-pairs").textContent = fmt(gettext("%(mine)s to %(theirs)s"), { mine: o.player_pairs, theirs: o.opponent_pairs });
-  $(root, "#end-asks").textContent = o.player_asks;
+  $(root, "#end-pairs").textContent = fmt(gettext("%(mine)s to %(theirs)s"), { mine: o.counts[0], theirs: o.counts[1] });
+  $(root, "#end-asks").textContent = o.asks[0];
   let status;
   if (!v.ranked) status = gettext("Practice game: not ranked.");
   else if (v.status === "verified" && v.result) {

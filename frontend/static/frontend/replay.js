@@ -34,7 +34,7 @@ function eventText(e) {
     case "pass":
       return mine ? fmt(gettext("%(name)s passes."), { name }) : gettext("The opponent passes.");
     case "end":
-      return fmt(gettext("Game over: %(mine)s pairs to %(theirs)s."), { mine: e.player_pairs, theirs: e.opponent_pairs });
+      return fmt(gettext("Game over: %(mine)s pairs to %(theirs)s."), { mine: e.outcome.counts[0], theirs: e.outcome.counts[1] });
     default:
       return "";
   }

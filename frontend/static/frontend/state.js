@@ -53,7 +53,7 @@ function announcementsOf(view) {
   const said = [];
   for (const h of view.history) {
     said.push({ type: "ask", seat: h.seat, rank: h.rank, given: h.given, replayed: true });
-    if (h.fished) said.push({ type: "draw", seat: h.seat, why: "fish", replayed: true });
+    if (h.fished) said.push({ type: "draw", seat: h.seat, reason: "fish", replayed: true });
   }
   return said;
 }

@@ -39,10 +39,10 @@ export function eventText(e) {
     case "draw":
       if (e.seat === 0) {
         if (e.replayed) return gettext("You go fishing.");
-        return e.why === "fish" ? fmt(gettext("You go fishing and draw %(card)s."), { card: cardLabel(e.card) })
+        return e.reason === "fish" ? fmt(gettext("You go fishing and draw %(card)s."), { card: cardLabel(e.card) })
           : fmt(gettext("Your hand is empty: you draw %(card)s."), { card: cardLabel(e.card) });
       }
-      return e.why === "fish" ? gettext("The opponent goes fishing.")
+      return e.reason === "fish" ? gettext("The opponent goes fishing.")
         : gettext("The opponent's hand is empty: it draws a card.");
     case "pair":
       return e.seat === 0 ? fmt(gettext("You lay down a pair of %(ranks)s."), { ranks: ranksOf(e.rank) })
@@ -51,7 +51,7 @@ export function eventText(e) {
       return e.seat === 0 ? gettext("You pass.") : gettext("The opponent passes.");
     case "end":
       return fmt(gettext("Game over: %(mine)s pairs to %(theirs)s."),
-        { mine: e.player_pairs, theirs: e.opponent_pairs });
+        { mine: e.outcome.counts[0], theirs: e.outcome.counts[1] });
     default:
       return "";
   }

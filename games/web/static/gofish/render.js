@@ -23,8 +23,8 @@ export function rankName(rank) {
 
 // One ask, in the words of the table (history line and announcement).
 export function askText(e) {
-  const v = { asker: seatName(e.asker), target: seatName(e.target), rank: rankName(e.rank), n: e.given };
-  if (e.asker === 0) {
+  const v = { asker: seatName(e.seat), target: seatName(e.target), rank: rankName(e.rank), n: e.given };
+  if (e.seat === 0) {
     return fmt(e.given ? npgettext("gofish", "You ask %(target)s for %(rank)s: %(target)s gives you %(n)s.",
       "You ask %(target)s for %(rank)s: %(target)s gives you %(n)s.", e.given)
       : pgettext("gofish", "You ask %(target)s for %(rank)s: “Go fish!”"), v);
@@ -71,7 +71,7 @@ export function eventText(e) {
       return e.seat === 0 ? pgettext("gofish", "Your hand and the pond are empty: you pass.")
         : fmt(pgettext("gofish", "%(name)s passes: empty hand, empty pond."), { name });
     case "end":
-      return pgettext("gofish", "Game over") + " — " + winnersText(e.winners);
+      return pgettext("gofish", "Game over") + " — " + winnersText(e.outcome.winners);
     default:
       return "";
   }
@@ -193,8 +193,8 @@ function renderHand(root, state, targets) {
 function renderHistory(root, state) {
   const entries = visibleHistory(state);
   renderGrowing($(root, "#gf-history"), entries, (e) => el("li", {
-    class: "gf-ask" + (e.given ? " gf-given" : "") + (e.asker === 0 ? " gf-mine" : ""),
-    "data-asker": e.asker, "data-target": e.target, "data-rank": e.rank, "data-given": e.given,
+    class: "gf-ask" + (e.given ? " gf-given" : "") + (e.seat === 0 ? " gf-mine" : ""),
+    "data-seat": e.seat, "data-target": e.target, "data-rank": e.rank, "data-given": e.given,
     text: askText(e),
   }));
   $(root, "#gf-history-empty").hidden = entries.length > 0;

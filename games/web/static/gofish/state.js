@@ -71,11 +71,11 @@ export function revealEvent(state, event) {
   switch (event.type) {
     case "ask":
       state.shownHistory += 1;
-      s.turn = event.asker;
-      s.hand_sizes[event.asker] += event.given;
+      s.turn = event.seat;
+      s.hand_sizes[event.seat] += event.given;
       s.hand_sizes[event.target] -= event.given;
       if (event.target === 0) s.hand = withoutRank(s.hand, event.rank);
-      if (event.asker === 0) s.hand = [...s.hand, ...event.cards];
+      if (event.seat === 0) s.hand = [...s.hand, ...event.cards];
       break;
     case "draw":
       s.turn = event.seat;

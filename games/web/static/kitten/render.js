@@ -38,16 +38,17 @@ function cardElement(card, index, highlighted) {
 /** The end panel's title and reason, and the status line that says both in one
  * sentence (its own message per outcome: each language joins them its own way). */
 export function endTexts(outcome) {
-  const title = { player: pgettext("kitten", "You win!"), opponent: pgettext("kitten", "You lose"),
-    draw: pgettext("kitten", "Draw") }[outcome.winner];
+  const winners = outcome.winners.join(); // "0" the player, "1" Kitten, "0,1" a draw
+  const title = { 0: pgettext("kitten", "You win!"), 1: pgettext("kitten", "You lose"),
+    "0,1": pgettext("kitten", "Draw") }[winners];
   let reason;
   let status;
   if (outcome.reason === "limit") {
     reason = pgettext("kitten", "Move limit: most cards wins");
-    status = { player: pgettext("kitten", "You win — move limit: most cards wins"),
-      opponent: pgettext("kitten", "You lose — move limit: most cards wins"),
-      draw: pgettext("kitten", "Draw — move limit: most cards wins") }[outcome.winner];
-  } else if (outcome.winner === "player") {
+    status = { 0: pgettext("kitten", "You win — move limit: most cards wins"),
+      1: pgettext("kitten", "You lose — move limit: most cards wins"),
+      "0,1": pgettext("kitten", "Draw — move limit: most cards wins") }[winners];
+  } else if (winners === "0") {
     reason = pgettext("kitten", "Kitten's pile ran out");
     status = pgettext("kitten", "You win — Kitten's pile ran out");
   } else {
@@ -108,10 +109,9 @@ export function render(state, els) {
   if (outcome) {
     const { title, reason } = endTexts(outcome);
     els.endTitle.textContent = title;
-    els.endTitle.dataset.winner = outcome.winner;
     els.endReason.textContent = reason;
-    els.endPlayer.textContent = String(outcome.player_cards);
-    els.endOpponent.textContent = String(outcome.opponent_cards);
+    els.endPlayer.textContent = String(outcome.counts[0]);
+    els.endOpponent.textContent = String(outcome.counts[1]);
     els.endMoves.textContent = String(outcome.moves);
   }
   if (outcome && !wasOver) els.end.focus({ preventScroll: false });
