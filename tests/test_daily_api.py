@@ -133,7 +133,7 @@ def test_ten_tabs_starting_todays_game_at_once_get_one_attempt():
     transaction, and must come back as the attempt that won."""
     heidi = new_player("Heidi")
     responses = all_at_once(
-        10, heidi._credentials["HTTP_AUTHORIZATION"], lambda client: client.post("/api/challenges/today/attempt")
+        10, f"Token {heidi.player['token']}", lambda client: client.post("/api/challenges/today/attempt")
     )
     answers = [(r.status_code, r.json()["id"]) for r in responses]
     assert len(answers) == 10 and len({attempt_id for _, attempt_id in answers}) == 1

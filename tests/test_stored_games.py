@@ -52,7 +52,7 @@ def test_twenty_concurrent_moves_with_the_same_number_apply_once(kind):
     body = {**kind.play_of(view), "move": view["move"]}
     responses = all_at_once(
         20,
-        carol._credentials["HTTP_AUTHORIZATION"],
+        f"Token {carol.player['token']}",
         lambda client: client.post(kind.moves.format(id=view["id"]), body, format="json"),
     )
     assert sorted(r.status_code for r in responses) == [200] + [409] * 19
