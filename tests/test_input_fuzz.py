@@ -108,10 +108,9 @@ def patterns(resolver=None, prefix: str = "") -> list[str]:
     out = []
     for entry in (resolver or get_resolver()).url_patterns:
         pattern = entry.pattern
-        if isinstance(pattern, RoutePattern):
-            text = pattern._route
-        else:  # regex: a group of literal alternatives gets its first, any other group "x"
-            text = pattern._regex.lstrip("^").rstrip("$")
+        text = str(pattern)  # a pattern's text as Django writes it (the route, or the regex)
+        if not isinstance(pattern, RoutePattern):  # a group of literal alternatives gets its first, any other "x"
+            text = text.lstrip("^").rstrip("$")
             text = re.sub(r"\(\?P<\w+>([\w|]+)\)", lambda m: m.group(1).split("|")[0], text)
             text = re.sub(r"\(\?P<\w+>[^)]*\)", "x", text)
         if isinstance(entry, URLResolver):
