@@ -73,6 +73,17 @@ def test_the_checked_body_is_exactly_what_was_sent_and_only_the_declared_fields(
     }
 
 
+def test_each_check_binds_fields_of_its_own():
+    # The fields are copied shallowly for speed (config/inputs.py): one body's binding must
+    # not reach another's or the declaration.
+    first, second = AskIn(data={"rank": "A", "move": 0}), AskIn(data={"rank": 7, "move": 0})
+    assert first.is_valid() and not second.is_valid()
+    assert first.fields["rank"].parent is first and second.fields["rank"].parent is second
+    assert first.fields["rank"] is not AskIn._declared_fields["rank"]
+    assert getattr(AskIn._declared_fields["rank"], "parent", None) is None
+    assert first.validated_data == {"rank": "A", "move": 0}
+
+
 @pytest.mark.parametrize("play", [None, "flip", {"target": 1, "rank": "Q"}, [1, [2]], 3, False])
 def test_a_casual_play_is_any_json_value_for_the_engine_to_judge(play):
     assert parsed(CasualMoveIn, SimpleNamespace(data={"play": play, "move": 2})) == {"play": play, "move": 2}
