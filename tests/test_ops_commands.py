@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from challenges import days
 from challenges.models import Attempt, DailyChallenge
+from config.redis_client import redis_client
 from games.rules.peche import ENGINE
 from leaderboard import rank_index
 from leaderboard.models import Result
@@ -177,7 +178,7 @@ def index_dropped(played_day):
         pytest.skip("the rank index lives in Redis (REDIS_URL)")
     challenge = played_day[0].challenge
     rank_index.drop(challenge.pk)
-    rank_index._redis().delete(f"{rank_index.key(challenge.pk)}:rebuilding")  # no claim left over
+    redis_client().delete(f"{rank_index.key(challenge.pk)}:rebuilding")  # no claim left over
     return challenge
 
 
