@@ -6,6 +6,8 @@ from typing import Any
 
 from django.db.models import Count, Q
 
+from games.rules.events import Event
+
 from .models import CasualGame
 
 
@@ -32,7 +34,7 @@ def casual_tally(*, owner, game: str) -> dict[str, int]:
     return {k: counts[k] or 0 for k in ("win", "loss", "draw")}
 
 
-def casual_view(game: CasualGame, eng, state, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def casual_view(game: CasualGame, eng, state, events: list[Event] | None = None) -> dict[str, Any]:
     """Seat 0's view of a game; ``move`` is the number of moves made, which the next move
     sends back (as in the daily API; ``moves`` is the same count, the page's move counter).
     ``number`` is 1 for the owner's first game of that kind (the first-game hint)."""

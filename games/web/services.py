@@ -51,7 +51,7 @@ def owner_adopt(*, anonymous_id: int, player) -> CasualOwner:
     anonymous.delete()
     playing = CasualGame.objects.filter(owner=owner, status=CasualGame.Status.PLAYING)
     for kind in set(playing.values_list("game", flat=True)):
-        newest = playing.filter(game=kind).order_by("-id").values_list("id", flat=True).first()
+        newest = playing.filter(game=kind).order_by("-id").values_list("id", flat=True)[0]  # kind is playing
         playing.filter(game=kind).exclude(pk=newest).update(status=CasualGame.Status.ABANDONED)
     return owner
 

@@ -197,7 +197,7 @@ def test_full_game_with_the_keyboard_only(new_page, request):
     # The game over, the focus is on the end panel, not lost to <body>.
     assert page.evaluate("document.activeElement.id") == "end-title"
     # End panel: numbers, then the rank appears without a reload.
-    outcome = events[-1]
+    outcome = events[-1]["outcome"]
     assert page.text_content("#end-score") == str(outcome["score"])
     assert page.text_content("#end-asks") == str(asks)
     page.wait_for_selector("#end-status[data-status=verified]", timeout=20000)

@@ -121,10 +121,10 @@ def test_a_whole_two_player_game_with_the_keyboard_only(new_page):
     outcome = ENGINE.outcome(state)
     assert page.is_visible("#gf-end") and not page.is_visible(".gf-hand-box")
     rows = page.evaluate("() => [...document.querySelectorAll('#gf-end-books tr')].map(r => +r.dataset.books)")
-    assert rows == outcome["books"] and sum(rows) == 13
-    assert page.get_attribute("#gf-end-title", "data-winners") == ",".join(map(str, outcome["winners"]))
+    assert rows == list(outcome.counts) and sum(rows) == 13
+    assert page.get_attribute("#gf-end-title", "data-winners") == ",".join(map(str, outcome.winners))
     title = page.inner_text("#gf-end-title")
-    assert title == ("You win!" if outcome["winners"] == [0] else title)
+    assert title == ("You win!" if outcome.winners == (0,) else title)
     assert page.evaluate("document.activeElement.id") == "gf-end"
     # The live region announced every ask and the end.
     log = page.inner_text("#gf-log")
