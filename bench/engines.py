@@ -45,7 +45,7 @@ def kitten_limit_game_ms(repeat: int = 50) -> tuple[float, int]:
         t = time.perf_counter()
         play_to_end(state, record=False)
         times.append(time.perf_counter() - t)
-        moves = KITTEN.outcome(state)["moves"]
+        moves = KITTEN.outcome(state).moves
     return statistics.median(times) * 1000, moves
 
 

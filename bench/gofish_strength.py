@@ -85,7 +85,7 @@ def scenario(players: int, n_random: int, focus: str, games: int, seed_prefix: s
         else:
             watched = (rotation + n_random) % players  # one engine seat
         outcome = play(players, random_seats, f"{seed_prefix}-{players}p-{g}", rng)
-        tally.add(outcome["winners"], outcome["books"][watched], {watched})
+        tally.add(list(outcome.winners), outcome.counts[watched], {watched})
     return tally
 
 
