@@ -1,41 +1,58 @@
-"""Request bodies: one Input serializer per body (HackSoft's Input serializers) is both what
-the view accepts and what the OpenAPI schema says it accepts (drf-spectacular reads the
-same class). ``parsed(AskIn, request)`` returns the checked fields or raises the API's
-refusal; what a value means (a name's rules, a rank in the hand) stays with the services.
+"""Request bodies: one declaration per body is both what the view accepts and what the
+OpenAPI schema says it accepts. The declaration is a DRF serializer of the fields below
+(HackSoft's Input serializer), so drf-spectacular reads it as it reads any serializer;
+``parsed(AskIn, request)`` checks the body with those same fields and returns their values,
+or raises the API's refusal. What a value means (a name's rules, a rank in the hand) stays
+with the services.
 
-The fields here take JSON types exactly, as the API always has: a bool is not an int and
-7 is not "7" (DRF's own fields convert both), a string is kept as sent (no trimming: the
-services normalize names and judge passwords), and "" reaches the service that refuses it
-with its own code.
+The fields take JSON types exactly, as the API always has: a bool is not an int and 7 is
+not "7" (DRF's own fields convert both), a string is kept as sent (no trimming, no refusal
+of a NUL character or of "": the services judge names, passwords and codes by their rules).
 
 The codes of a malformed body: ``bad_json`` (the parser, config/parsers.py),
 ``bad_request`` (not a JSON object), ``missing_field``, ``wrong_type``, or the code a
 field names for a value outside its choices (``Choice(..., outside="bad_move")``).
 
-Cost, measured (bench.ask_cpu side by side, see docs/benchmarks.md): validating the ask's
-body through a DRF serializer is ~40 µs of CPU, about 5 % of a token ask's request.
+Why ``parsed`` runs the fields itself rather than ``Input(data=...).is_valid()``: a
+serializer instance deep-copies and binds its fields for every request. Measured on the
+ask, the hot path (CPU per call, one process, interleaved blocks): the old hand check
+0.5 µs, the ask's serializer 50 µs (28 µs with its fields copied shallowly), its fields run
+by ``parsed`` 1.1 µs; the whole token ask x1.045 through the serializer against the hand
+check, x1.011 through ``parsed`` (12 blocks of 300, bench.ask_cpu's client). So an Input
+declares fields only: no ``validate()`` or ``validate_<field>`` (they would not run; the
+class refuses them), no other kind of field.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
 
 from config.errors import ApiError
 
-# DRF's codes for an absent field and a null, in the API's words; the fields below raise
-# the API's own codes otherwise.
-_CODES = {"required": "missing_field", "null": "wrong_type"}
+# DRF's code for a null, in the API's words; the fields below raise the API's own codes
+# otherwise.
+_CODES = {"null": "wrong_type"}
 
 
 class Input(serializers.Serializer):
-    """A request body, checked whole. Never partial, PATCH included: drf-spectacular marks
-    a PATCH body partial by setting this attribute, and the schema would then drop every
-    ``required`` that the check enforces (and call the body ``Patched…``)."""
+    """A request body: its fields, each checked by ``parsed`` in declaration order."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        checks = [name for name in vars(cls) if name == "validate" or name.startswith("validate_")]
+        if checks:
+            raise TypeError(f"{cls.__name__}.{checks[0]}: an Input's fields check themselves (config/inputs.py)")
+        for name, field in cls._declared_fields.items():
+            if not isinstance(field, (Text, Whole, Choice, Json)):
+                raise TypeError(f"{cls.__name__}.{name}: an Input's field is a Text, Whole, Choice or Json")
+
+    # Never partial, PATCH included: drf-spectacular marks a PATCH body partial by setting
+    # this attribute, and the schema would then drop every `required` that the check
+    # enforces (and call the body `Patched…`).
     @property
     def partial(self) -> bool:
         return False
@@ -45,23 +62,15 @@ class Input(serializers.Serializer):
         pass  # DRF's __init__ and drf-spectacular set it; a body is never partial
 
 
-class _Copied(serializers.Field):
-    """Each serializer instance binds copies of its declared fields. DRF makes them by
-    deep-copying every argument and running ``__init__`` again: 20 of the 50 µs that the
-    ask's body check took (measured, one process). A shallow copy is the same field here:
-    the arguments are strings and tuples, and what ``bind()`` sets lands on the copy alone."""
-
-    def __deepcopy__(self, memo: Mapping[Any, Any]) -> serializers.Field:
-        return copy.copy(self)
-
-
-class Text(_Copied, serializers.CharField):
+class Text(serializers.CharField):
     """A JSON string, exactly as sent."""
 
-    default_error_messages = {"required": "is required", "null": "must be a string", "wrong_type": "must be a string"}
+    default_error_messages = {"null": "must be a string", "wrong_type": "must be a string"}
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(trim_whitespace=False, allow_blank=True, **kwargs)
+        # DRF refuses NUL and surrogate characters; the services always judged them.
+        self.validators = []
 
     def to_internal_value(self, data: Any) -> str:
         if type(data) is not str:
@@ -69,14 +78,10 @@ class Text(_Copied, serializers.CharField):
         return data
 
 
-class Whole(_Copied, serializers.IntegerField):
+class Whole(serializers.IntegerField):
     """A JSON integer (not a bool, a float or a string of digits), of any size."""
 
-    default_error_messages = {
-        "required": "is required",
-        "null": "must be an integer",
-        "wrong_type": "must be an integer",
-    }
+    default_error_messages = {"null": "must be an integer", "wrong_type": "must be an integer"}
 
     def to_internal_value(self, data: Any) -> int:
         if type(data) is not int:
@@ -84,11 +89,11 @@ class Whole(_Copied, serializers.IntegerField):
         return data
 
 
-class Choice(_Copied, serializers.ChoiceField):
+class Choice(serializers.ChoiceField):
     """A JSON string among ``choices``; another string is refused with the code ``outside``
     (the one the engine uses for it, so the answer is the same whoever checks first)."""
 
-    default_error_messages = {"required": "is required", "null": "must be a string", "wrong_type": "must be a string"}
+    default_error_messages = {"null": "must be a string", "wrong_type": "must be a string"}
 
     def __init__(self, choices: Sequence[str], *, outside: str, **kwargs: Any) -> None:
         super().__init__(choices=list(choices), **kwargs)
@@ -103,10 +108,8 @@ class Choice(_Copied, serializers.ChoiceField):
         return data
 
 
-class Json(_Copied, serializers.JSONField):
+class Json(serializers.JSONField):
     """Any JSON value, null included: its meaning is the engine's to judge."""
-
-    default_error_messages = {"required": "is required"}
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(allow_null=True, **kwargs)
@@ -117,14 +120,20 @@ class Json(_Copied, serializers.JSONField):
 
 
 def parsed(body: type[Input], request: Any) -> dict[str, Any]:
-    """The request's JSON object checked by ``body``: its declared fields only (others are
-    ignored), or the refusal of the first field that is wrong, in declaration order."""
+    """The request's JSON object checked by ``body``'s fields: their values only (other
+    keys are ignored), or the refusal of the first field that is wrong, in declaration
+    order. Nothing has happened yet when it refuses."""
     data = request.data
     if not isinstance(data, dict):
         raise ApiError("bad_request", "the body must be a JSON object")
-    checked = body(data=data)
-    if checked.is_valid():
-        return checked.validated_data
-    name, problems = next(iter(checked.errors.items()))
-    problem = problems[0]
-    raise ApiError(_CODES.get(problem.code, problem.code), f"'{name}' {problem}")
+    checked = {}
+    for name, field in body._declared_fields.items():
+        if name not in data:
+            raise ApiError("missing_field", f"'{name}' is required")
+        try:
+            checked[name] = field.run_validation(data[name])
+        except ValidationError as refused:
+            problem = refused.detail[0] if isinstance(refused.detail, list) else refused.detail
+            code = getattr(problem, "code", "bad_request")
+            raise ApiError(_CODES.get(code, code), f"'{name}' {problem}") from None
+    return checked

@@ -8,12 +8,13 @@ from types import SimpleNamespace
 
 import pytest
 from drf_spectacular.generators import SchemaGenerator
+from rest_framework import serializers
 
 from challenges.account_api import DeviceCodeIn, RenameIn
 from challenges.api import AskIn, LoginIn, PasswordIn, PlayerCreateIn
 from challenges.models import Attempt, Player
 from config.errors import ApiError
-from config.inputs import Choice, Json, Text, Whole, parsed
+from config.inputs import Choice, Input, Json, Text, Whole, parsed
 from games.rules.cards import RANKS
 from games.web.api import CasualFinishIn, CasualMoveIn
 from games.web.models import CasualGame
@@ -73,15 +74,26 @@ def test_the_checked_body_is_exactly_what_was_sent_and_only_the_declared_fields(
     }
 
 
-def test_each_check_binds_fields_of_its_own():
-    # The fields are copied shallowly for speed (config/inputs.py): one body's binding must
-    # not reach another's or the declaration.
-    first, second = AskIn(data={"rank": "A", "move": 0}), AskIn(data={"rank": 7, "move": 0})
-    assert first.is_valid() and not second.is_valid()
-    assert first.fields["rank"].parent is first and second.fields["rank"].parent is second
-    assert first.fields["rank"] is not AskIn._declared_fields["rank"]
-    assert getattr(AskIn._declared_fields["rank"], "parent", None) is None
-    assert first.validated_data == {"rank": "A", "move": 0}
+def test_strings_are_not_judged_here():
+    assert parsed(LoginIn, SimpleNamespace(data={"name": "a\x00b", "password": "\ud800"})) == {
+        "name": "a\x00b",
+        "password": "\ud800",
+    }
+
+
+def test_an_input_declares_fields_that_check_themselves_and_nothing_that_would_not_run():
+    with pytest.raises(TypeError, match="validate_name"):
+
+        class Checked(Input):
+            name = Text()
+
+            def validate_name(self, value):
+                return value
+
+    with pytest.raises(TypeError, match="count"):
+
+        class Loose(Input):
+            count = serializers.IntegerField()
 
 
 @pytest.mark.parametrize("play", [None, "flip", {"target": 1, "rank": "Q"}, [1, [2]], 3, False])
