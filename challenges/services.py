@@ -131,12 +131,15 @@ def player_create(*, name: Any) -> tuple[Player, str]:
 def player_set_password(*, player: Player, password: Any) -> None:
     if not isinstance(password, str) or len(password) > 128:
         raise DomainError("bad_password", "the password must be a string of at most 128 characters")
+    user = player.user
+    if user is None:  # a deleted account's player keeps only its ranked results
+        raise DomainError("not_authenticated", "this player's account was deleted")
     try:
-        validate_password(password, player.user)
+        validate_password(password, user)
     except ValidationError as exc:
         raise DomainError("bad_password", " ".join(exc.messages)) from None
-    player.user.set_password(password)
-    player.user.save(update_fields=["password"])
+    user.set_password(password)
+    user.save(update_fields=["password"])
 
 
 def player_rotate_token(*, player: Player) -> str:
@@ -157,7 +160,7 @@ def player_authenticate(*, name: Any, password: Any) -> Player:
         # as long as a wrong password, or the timing tells which names exist. (A name
         # without a password costs the same already: Django hashes a random one for it.)
         get_user_model()().set_password(password)
-    if player is None or not player.user.check_password(password):
+    if player is None or player.user is None or not player.user.check_password(password):
         raise DomainError("bad_login", "unknown name or wrong password")
     return player
 

@@ -16,6 +16,8 @@ a player's (token or session) to the player; they follow a player who signs in.
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -42,6 +44,10 @@ def _session(request):
     return getattr(request._request, "session", None)
 
 
+@overload
+def owner_of(request, *, create: Literal[True]) -> CasualOwner: ...
+@overload
+def owner_of(request, *, create: bool = False) -> CasualOwner | None: ...
 def owner_of(request, *, create: bool = False) -> CasualOwner | None:
     """Whose casual games these are: the request's player, else the browser session's
     anonymous owner (made on its first game when ``create``). A session's anonymous games
