@@ -89,6 +89,11 @@ def main() -> None:
         help="instead of the table: cProfile (CPU time) of --asks calls of the subject whose name starts so",
     )
     parser.add_argument(
+        "--no-freeze",
+        action="store_true",
+        help="leave the garbage collector as a plain process has it (gunicorn's workers freeze it)",
+    )
+    parser.add_argument(
         "--layers",
         action="store_true",
         help="instead of the table: what each middleware adds to an ask (the service replaced), by leaving it out",
@@ -194,6 +199,13 @@ def main() -> None:
     canned["id"] = attempt_id
     canned["answer"] = services.attempt_ask(attempt_id=attempt_id, player=player, **body)
     state["view"] = {"status": "over"}
+    if not args.no_freeze:
+        # As every gunicorn worker does once started (config/gunicorn.py, post_worker_init):
+        # without it a full collection scans every Django object and lands on some request.
+        import gc
+
+        gc.collect()
+        gc.freeze()
 
     subjects = {
         "ask, whole request": ask_request,
