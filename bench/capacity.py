@@ -25,19 +25,20 @@ from dataclasses import asdict, dataclass, fields
 
 from games.rules.peche import ENGINE
 
-# ms of CPU per ask, by process: docs/benchmarks.md, "The whole production stack"
-# (Stop 11), offering 500/s, the highest of 5 rounds; the worker's is the verification of
+# ms of CPU per ask, by process: the make-bench report docs/reports/bench-2026-12-01-970fa684a2.md
+# (the full stack, 64 browsers offering 500/s, median of 3 rounds of this tree): web is
+# gunicorn (3.32) plus the nginx in front (0.19); the worker's is the verification of
 # finished games spread over their asks; Redis counts the session, the ask limit and the
-# broker. The load generator's CPU (0.26-0.34) is the clients', not the site's.
-COSTS_SOURCE = "docs/benchmarks.md, whole production stack at 500 asks/s offered (Stop 11), top of 5 rounds"
+# broker. The load generator's CPU (0.37) is the clients', not the site's.
+COSTS_SOURCE = "docs/reports/bench-2026-12-01-970fa684a2.md, full stack at 500 asks/s offered, median of 3 rounds"
 
 
 @dataclass
 class Costs:
-    web_ms: float = 2.11
-    postgres_ms: float = 0.61
-    worker_ms: float = 0.29
-    redis_ms: float = 0.10
+    web_ms: float = 3.51
+    postgres_ms: float = 0.83
+    worker_ms: float = 0.53
+    redis_ms: float = 0.23
 
 
 # Bytes per stored game: a closed day's attempt with 27 asks, heap + indexes, and its result
@@ -236,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     total_ms = costs.web_ms + costs.postgres_ms + costs.worker_ms + costs.redis_ms
     print(
         f"\nCheck on this machine: 2 cores / {total_ms:.2f} ms per ask = {2000 / total_ms:.0f} asks/s at 100 % "
-        f"(the stack measured 633-669 asks/s at its maximum with the load generator on the same cores); "
+        f"(the report measured 308-313 asks/s in the closed loop, the load generator on the same cores); "
         f"at {UTILISATION:.0%} busy: {2000 * UTILISATION / total_ms:.0f} asks/s."
     )
 
