@@ -88,6 +88,7 @@ def main() -> None:
         metavar="SUBJECT",
         help="instead of the table: cProfile (CPU time) of --asks calls of the subject whose name starts so",
     )
+    parser.add_argument("--profile-out", metavar="FILE", help="with --profile: also write the raw profile (pstats)")
     parser.add_argument(
         "--no-freeze",
         action="store_true",
@@ -230,6 +231,8 @@ def main() -> None:
         profile = cProfile.Profile(time.process_time)
         profile.runcall(lambda: [fn() for _ in range(args.asks)])
         print(f"cProfile of {args.asks} x {name!r} (CPU seconds; includes new games when one ends):")
+        if args.profile_out:  # for pstats, side by side with another tree's profile
+            profile.dump_stats(args.profile_out)
         stats = pstats.Stats(profile).strip_dirs()
         stats.sort_stats("tottime").print_stats(25)
         stats.sort_stats("cumulative").print_stats(40)
