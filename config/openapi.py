@@ -143,8 +143,9 @@ class Challenge(serializers.Serializer):
 
 class HistoryEntry(serializers.Serializer):
     seat = serializers.IntegerField(help_text="0: the player, 1: the opponent.")
+    target = serializers.IntegerField(help_text="The seat asked.")
     rank = serializers.CharField()
-    given = serializers.BooleanField(help_text="The asked seat held the rank and gave it.")
+    given = serializers.IntegerField(help_text="How many cards the asked seat gave: 1, or 0 (it held none).")
     fished = serializers.BooleanField(help_text="Go fish: the asker drew from the lake.")
 
 

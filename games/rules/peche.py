@@ -294,7 +294,11 @@ class PecheEngine:
             "lake_size": state.lake_size,
             "asks": state.asks[PLAYER],
             "opponent_asks": state.asks[OPPONENT],
-            "history": [{"seat": s, "rank": r, "given": g, "fished": f} for s, r, g, f in state.history],
+            # An ask as everywhere else (the Ask event, Go Fish's ask_history): who asked whom
+            # for what, and how many cards came (0 or 1 here: a hand holds one card a rank).
+            "history": [
+                {"seat": s, "target": 1 - s, "rank": r, "given": int(g), "fished": f} for s, r, g, f in state.history
+            ],
             "turn": None if state.over else ("player" if state.turn == PLAYER else "opponent"),
             "over": state.over,
             "outcome": outcome_of(state).as_dict() if state.over else None,

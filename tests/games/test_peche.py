@@ -77,6 +77,17 @@ def test_a_miss_fishes_and_passes_the_turn_to_the_opponent():
     assert [ENGINE.event_view(e, 0) for e in events][-1] == {"type": "draw", "seat": 1, "reason": "fish"}
 
 
+def test_the_views_history_holds_each_ask_in_the_ask_events_words():
+    state = ENGINE.new(deck=NO_PAIRS)
+    events = ENGINE.apply(state, "5")
+    asks = [e for e in events if isinstance(e, Ask)]
+    history = ENGINE.view(state, 0)["history"]
+    assert [{k: h[k] for k in ("seat", "target", "rank", "given")} for h in history] == [
+        {"seat": a.seat, "target": a.target, "rank": a.rank, "given": a.given} for a in asks
+    ]
+    assert [h["fished"] for h in history] == [True, False, True]
+
+
 def test_illegal_and_bad_asks_leave_the_state_unchanged():
     state = ENGINE.new(seed="x")
     before = ENGINE.view(state, 0)
