@@ -27,11 +27,12 @@ import os
 import platform
 import random
 import statistics
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bench.provenance import commit as provenance_commit
+from bench.provenance import cpu_model
 from games.rules import fairplay
 from games.rules.cards import rank_of, shuffled_deck
 from games.rules.events import event_json
@@ -425,29 +426,11 @@ def run(
 
 
 def machine() -> str:
-    model = ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "")
-    except OSError:
-        pass
-    return f"{model or platform.processor() or platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}"
+    return f"{cpu_model()}, {os.cpu_count()} cores, python {platform.python_version()}"
 
 
 def commit() -> str:
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--", "games/rules/fairplay.py", "bench/fairplay.py"],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return head.stdout.strip() + (
-            " + uncommitted games/rules/fairplay.py or bench/fairplay.py" if dirty.stdout.strip() else ""
-        )
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown (not a git checkout)"
+    return provenance_commit("games/rules/fairplay.py", "bench/fairplay.py")
 
 
 def rate_row(label: str, hits: int, n: int) -> tuple[str, float | None]:

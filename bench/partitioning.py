@@ -38,11 +38,9 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
-import platform
 import random
 import re
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -50,6 +48,8 @@ from collections.abc import Callable, Sequence
 import psycopg
 
 from bench.pgdb import PG
+from bench.provenance import commit as provenance_commit
+from bench.provenance import cpu_model
 
 DATABASE = "bench_partition"
 LAYOUTS = ("plain", "by_day", "by_id")
@@ -80,25 +80,12 @@ def one(conn: psycopg.Connection, statement: str, params: Sequence | None = None
 
 
 def machine() -> str:
-    model = ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "")
-    except OSError:
-        pass
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    return f"{model or platform.machine()}, {os.cpu_count()} cores, load average {load} at start"
+    return f"{cpu_model()}, {os.cpu_count()} cores, load average {load} at start"
 
 
 def commit() -> str:
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--", "bench/partitioning.py"], capture_output=True, text=True, check=True
-        )
-        return head.stdout.strip() + (" + uncommitted bench/partitioning.py" if dirty.stdout.strip() else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown (not a git checkout)"
+    return provenance_commit("bench/partitioning.py")
 
 
 # --- schema -------------------------------------------------------------------------------

@@ -43,6 +43,8 @@ import time
 from pathlib import Path
 
 from bench.pgdb import PG
+from bench.provenance import commit as provenance_commit
+from bench.provenance import cpu_model
 from tests.servers import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,15 +64,7 @@ def sh(*command: str, cwd: Path = ROOT, env: dict | None = None, timeout: float 
 # --- what ran where -----------------------------------------------------------------
 
 
-def commit_of(root: Path) -> str:
-    commit = sh("git", "rev-parse", "--short=10", "HEAD", cwd=root)
-    dirty = sh("git", "status", "--porcelain", "--untracked-files=no", cwd=root)
-    return commit + (" + uncommitted changes" if dirty else "")
-
-
 def machine() -> list[tuple[str, str]]:
-    cpuinfo = Path("/proc/cpuinfo").read_text()
-    model = next((line.split(":", 1)[1].strip() for line in cpuinfo.splitlines() if line.startswith("model name")), "?")
     mem_kib = int(
         next(line.split()[1] for line in Path("/proc/meminfo").read_text().splitlines() if "MemTotal" in line)
     )
@@ -92,7 +86,7 @@ def machine() -> list[tuple[str, str]]:
         }
     redis_version = sh("redis-server", "--version")
     return [
-        ("CPU", f"{model}, {os.cpu_count()} cores"),
+        ("CPU", f"{cpu_model()}, {os.cpu_count()} cores"),
         ("memory", f"{mem_kib / 2**20:.1f} GiB"),
         ("kernel", platform.release()),
         ("Python", platform.python_version()),
@@ -315,7 +309,7 @@ def main() -> None:
     args = parser.parse_args()
 
     started = dt.datetime.now(dt.UTC)
-    commit = commit_of(ROOT)
+    commit = provenance_commit(length=10)
     out = args.out or ROOT / "docs" / "reports" / f"bench-{started:%Y-%m-%d}-{commit.split()[0]}.md"
     db = f"bench_report_{os.getpid()}"
     env = {**os.environ, "BENCH_DB": db, "PYTHONPATH": str(ROOT)}
