@@ -142,6 +142,7 @@ class Stack:
             **env,
         }
         self.env.pop("BENCH_DB", None)
+        self.leaders: set[int] = set()  # the services' session leaders, once started
 
     @property
     def url(self) -> str:
@@ -163,6 +164,11 @@ class Stack:
             capture_output=True,
             text=True,
         )
+        # The services' session leaders, read once: they live as long as the stack.
+        self.leaders = set()
+        for pid_file in self.run_dir.glob("*.pid"):
+            with contextlib.suppress(OSError, ValueError):
+                self.leaders.add(int(pid_file.read_text().strip()))
 
     def owns(self, group: str, cmdline: str, session: int) -> bool:
         """Whether a process is this stack's: scripts/stack starts each service in a session
@@ -172,11 +178,7 @@ class Stack:
             return f" {self.db} " in cmdline
         if group == "redis":
             return f":{self.redis.port}" in cmdline
-        leaders = set()
-        for pid_file in self.run_dir.glob("*.pid"):
-            with contextlib.suppress(OSError, ValueError):
-                leaders.add(int(pid_file.read_text().strip()))
-        return session in leaders
+        return session in self.leaders
 
     def queued(self) -> int:
         import redis
