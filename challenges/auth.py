@@ -35,6 +35,7 @@ that user, else the user is read as if there were no pointer.
 from __future__ import annotations
 
 import time
+from functools import cache
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -63,6 +64,13 @@ FRESH_SECONDS = 1.0  # a request keeps the rows it read only this soon after rea
 HOLD = "held"  # the mark that holds a changed user's copy off
 
 
+@cache
+def _user_model():
+    """The user model, looked up once: every request's credential checks ask for it (~5 Python
+    calls each time through the app registry)."""
+    return get_user_model()
+
+
 def shared_cache() -> GuardedRedisCache | None:
     """The cache every web process reads (Redis), or None: a process's own memory (the
     embedded default's LocMemCache) would keep a copy that other processes cannot drop."""
@@ -71,7 +79,7 @@ def shared_cache() -> GuardedRedisCache | None:
 
 
 def _users():
-    return get_user_model()._default_manager.select_related("player")
+    return _user_model()._default_manager.select_related("player")
 
 
 def _keep(cache: GuardedRedisCache, user, read_at: float, token_hash: str | None = None) -> None:
@@ -84,7 +92,7 @@ def _keep(cache: GuardedRedisCache, user, read_at: float, token_hash: str | None
 
 def _copy(cache: GuardedRedisCache, user_id) -> object | None:
     user = cache.get(USER_KEY % user_id)
-    return user if isinstance(user, get_user_model()) and user.pk == user_id else None
+    return user if isinstance(user, _user_model()) and user.pk == user_id else None
 
 
 def forget_user(user_id: int | None) -> None:
@@ -155,7 +163,7 @@ class PlayerBackend(ModelBackend):
             read_at = time.monotonic()
             try:
                 user = _users().get(pk=user_id)
-            except get_user_model().DoesNotExist:
+            except _user_model().DoesNotExist:
                 return None
             if cache is not None:
                 _keep(cache, user, read_at)
@@ -167,13 +175,13 @@ def player_for_token(token: str) -> Player | None:
     cache = shared_cache()
     if cache is not None:
         user, _ = cache.read_pointed(TOKEN_KEY % digest, USER_KEY % "")
-        player = getattr(user, "player", None) if isinstance(user, get_user_model()) else None
+        player = getattr(user, "player", None) if isinstance(user, _user_model()) else None
         if player is not None and player.token_hash == digest:
             return player
     read_at = time.monotonic()
     try:
         user = _users().get(player__token_hash=digest)
-    except get_user_model().DoesNotExist:
+    except _user_model().DoesNotExist:
         return None
     if cache is not None:
         _keep(cache, user, read_at, digest)
@@ -227,7 +235,7 @@ class PrefetchMiddleware:
             return self.get_response(request)
         user, session = cache.read_pointed(SESSION_KEY % key, USER_KEY % "", SESSION_COPY + key)
         ready = {SESSION_COPY + key: session}
-        if isinstance(user, get_user_model()):
+        if isinstance(user, _user_model()):
             ready[USER_KEY % user.pk] = user
         with cache.prefetched(ready):
             response = self.get_response(request)
@@ -238,7 +246,7 @@ class PrefetchMiddleware:
             found is not None
             and found.is_authenticated
             and key_now
-            and (key_now != key or not isinstance(user, get_user_model()) or user.pk != found.pk)
+            and (key_now != key or not isinstance(user, _user_model()) or user.pk != found.pk)
         ):
             cache.set(SESSION_KEY % key_now, found.pk, settings.SESSION_COOKIE_AGE)
         return response

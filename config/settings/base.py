@@ -216,6 +216,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # JSON bounded in depth: any body it cannot decode is a 400 bad_json (config/parsers.py).
     "DEFAULT_PARSER_CLASSES": ["config.parsers.SafeJSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.negotiation.JSONFirstNegotiation",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
@@ -60,6 +60,15 @@ def shuffled_deck(seed: str) -> list[str]:
     """The deck for a seed; index 0 is the top card, dealt first."""
     if not isinstance(seed, str) or not seed:
         raise ValueError("a seed is a non-empty string")
+    return list(_shuffled(seed))
+
+
+# Cached per process: a stored game is replayed from its seed on every ask, and every game
+# of a day (and every verification of it) deals the same seed; the shuffle was ~4 % of an
+# ask (docs/benchmarks.md, "Instructions per request"). A pure function of the seed, so a
+# cached deck is the deck. Bounded: casual games each deal a seed of their own.
+@lru_cache(maxsize=4096)
+def _shuffled(seed: str) -> tuple[str, ...]:
     deck = list(UNSHUFFLED)
     words = _words(seed)
     for i in range(51, 0, -1):
@@ -70,7 +79,7 @@ def shuffled_deck(seed: str) -> list[str]:
             x = next(words)
         j = x % n
         deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    return tuple(deck)
 
 
 def check_deck(deck: object) -> list[str]:

@@ -147,9 +147,17 @@ _FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
+# Values that are their own JSON. Checked by exact type before any conversion: nearly every
+# field of every event is one (a seat, a rank, a card), and an ask's view holds several
+# events (docs/benchmarks.md, "Instructions per request").
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
 def _json(value: Any) -> Any:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, tuple):
-        return [_json(v) for v in value]
+        return [v if type(v) in _PLAIN else _json(v) for v in value]
     if isinstance(value, Outcome):
         return value.as_dict()
     if isinstance(value, Capture):
@@ -161,7 +169,8 @@ def event_json(event: Event) -> dict[str, Any]:
     """The JSON form of ``event``, with full information: ``{"type": …, fields…}``."""
     out: dict[str, Any] = {"type": event.type}
     for name in _FIELDS[type(event)]:
-        out[name] = _json(getattr(event, name))
+        value = getattr(event, name)
+        out[name] = value if type(value) in _PLAIN else _json(value)
     return out
 
 
