@@ -39,18 +39,12 @@ from pathlib import Path
 from bench.pgdb import PG
 from bench.provenance import commit as provenance_commit
 from bench.provenance import cpu_model
+from bench.report import worktree
 from tests.servers import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 CHILD = ROOT / "bench" / "instructions_child.py"
 SUBJECTS = ("token ask", "browser ask", "healthz")
-
-
-def worktree(commit: str) -> Path:
-    path = Path(tempfile.gettempdir()) / f"bench-against-{commit}"
-    if not path.exists():
-        subprocess.run(["git", "worktree", "add", "--detach", str(path), commit], cwd=ROOT, check=True, timeout=120)
-    return path
 
 
 def database(name: str, *, drop: bool = False) -> str:

@@ -18,7 +18,10 @@ per-player ask limit on; signups unlimited since every simulated player comes fr
 runs the report waits for the worker to drain what the run before queued, so no run pays
 for another's verifications.
 
-Sections (``--only`` picks some): engines, ask_cpu, verification, leaderboard, stack, scaleout.
+Sections (``--only`` picks some): engines, ask_cpu, instructions, verification, leaderboard, stack,
+scaleout.
+- ask_cpu: with ``--against``, that commit's bench.ask_cpu and this tree's in turns, --rounds each.
+- instructions: bench.instructions (callgrind), beside ``--against`` if given.
 - stack: 64 browsers offering 500 asks/s (the target: p99 <= 50 ms), rounds in turns with
   ``--against`` if given (a git worktree of that commit, same interpreter); then the closed
   loop (no think time) for the ceiling.
@@ -49,7 +52,7 @@ from tests.servers import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
-SECTIONS = ("engines", "ask_cpu", "verification", "leaderboard", "stack", "scaleout")
+SECTIONS = ("engines", "ask_cpu", "instructions", "verification", "leaderboard", "stack", "scaleout")
 # A stack's worker has this long to verify what one measured run queued before the next
 # run starts (a 15 s run at 500/s finishes ~300 games; the worker does ~2,000 a second).
 DRAIN_SECONDS = 120
@@ -104,11 +107,12 @@ def machine() -> list[tuple[str, str]]:
 # --- a benchmark module, as its own process -------------------------------------------
 
 
-def run_module(module: str, *args: str, env: dict, timeout: float = 1800) -> tuple[str, str]:
-    """(command line, output) of ``python -m module args``; a failure is reported, not hidden."""
+def run_module(module: str, *args: str, env: dict, timeout: float = 1800, cwd: Path = ROOT) -> tuple[str, str]:
+    """(command line, output) of ``python -m module args`` in the tree ``cwd``; a failure is
+    reported, not hidden."""
     command = [PYTHON, "-m", module, *args]
     started = time.monotonic()
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     took = time.monotonic() - started
     out = done.stdout + (f"\n[stderr]\n{done.stderr}" if done.returncode else "")
     status = "" if done.returncode == 0 else f" — FAILED with exit status {done.returncode}"
@@ -350,9 +354,42 @@ def main() -> None:
             ]:
                 section(f"Engines: {module}", verbatim(*run_module(module, *margs, env=env)))
         if "ask_cpu" in args.only:
+            if not args.against:
+                section(
+                    "Ask CPU in process (bench.ask_cpu)",
+                    verbatim(*run_module("bench.ask_cpu", "--blocks", "6", "--asks", "300", env=env)),
+                )
+            else:
+                # In turns with the other tree (A, B, then B, A…): the machine's drift lands on both.
+                # That tree's benchmark may predate BENCH_DB and its own redis-server: it gets
+                # a database and a redis-server of its own here all the same.
+                other = worktree(args.against)
+                redis = RedisServer(free_port())
+                redis.start()
+                other_env = {
+                    **env,
+                    "PYTHONPATH": str(other),
+                    "BENCH_REDIS_ASK": redis.url_for(1),
+                    "BENCH_DB": f"{db}_against",  # its migrations, not this tree's
+                }
+                trees = [(args.against, other, other_env), ("this tree", ROOT, env)]
+                try:
+                    for round_ in range(args.rounds):
+                        for name, tree, tree_env in trees if round_ % 2 == 0 else trees[::-1]:
+                            command, output = run_module(
+                                "bench.ask_cpu", "--blocks", "4", "--asks", "300", env=tree_env, cwd=tree
+                            )
+                            section(
+                                f"Ask CPU in process (bench.ask_cpu), round {round_ + 1}: {name}",
+                                verbatim(command, output),
+                            )
+                finally:
+                    redis.kill()
+        if "instructions" in args.only:
+            margs = ["--asks", "100"] + (["--against", args.against] if args.against else [])
             section(
-                "Ask CPU in process (bench.ask_cpu)",
-                verbatim(*run_module("bench.ask_cpu", "--blocks", "6", "--asks", "300", env=env)),
+                "Instructions per request (bench.instructions, callgrind)",
+                verbatim(*run_module("bench.instructions", *margs, env=env)),
             )
         if "verification" in args.only:
             section(
@@ -417,6 +454,7 @@ def main() -> None:
 
         with contextlib.suppress(Exception), psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
             conn.execute(f'drop database if exists "{db}" with (force)')
+            conn.execute(f'drop database if exists "{db}_against" with (force)')
         ended = dt.datetime.now(dt.UTC)
         parts.append(
             f"Ended {ended:%H:%M} UTC ({(ended - started).total_seconds() / 60:.0f} min); load average at the end "
