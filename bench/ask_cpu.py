@@ -30,6 +30,9 @@ from bench.wsgi_client import Client
 os.environ["DATABASE_URL"] = URL
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
+# One deal wherever this runs (a checkout's own seed secret file would deal another): an
+# ask's cost depends on the deal, and trees are compared side by side.
+os.environ.setdefault("DAILY_SEED_SECRET", "bench-ask-cpu")
 # One client makes every player and every ask: per-IP and per-player limits would stop it.
 for _limit in ("RATE_LIMIT_PLAYERS", "RATE_LIMIT_ASKS"):
     os.environ[_limit] = "off"

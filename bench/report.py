@@ -22,6 +22,7 @@ Sections (``--only`` picks some): engines, ask_cpu, instructions, verification, 
 scaleout.
 - ask_cpu: with ``--against``, that commit's bench.ask_cpu and this tree's in turns, --rounds each.
 - instructions: bench.instructions (callgrind), beside ``--against`` if given.
+- floor: bench.floor, what the stack's web spends on requests that do almost nothing.
 - stack: 64 browsers offering 500 asks/s (the target: p99 <= 50 ms), rounds in turns with
   ``--against`` if given (a git worktree of that commit, same interpreter); then the closed
   loop (no think time) for the ceiling.
@@ -52,10 +53,13 @@ from tests.servers import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
-SECTIONS = ("engines", "ask_cpu", "instructions", "verification", "leaderboard", "stack", "scaleout")
+SECTIONS = ("engines", "ask_cpu", "instructions", "verification", "leaderboard", "stack", "floor", "scaleout")
 # A stack's worker has this long to verify what one measured run queued before the next
 # run starts (a 15 s run at 500/s finishes ~300 games; the worker does ~2,000 a second).
 DRAIN_SECONDS = 120
+# The day's deal is HMAC(DAILY_SEED_SECRET, date): this report's trees and stacks all deal the
+# same one (a tree without the variable set would use the secret file of its own checkout).
+REPORT_SEED_SECRET = "bench-report-" + os.urandom(16).hex()
 
 
 def sh(*command: str, cwd: Path = ROOT, env: dict | None = None, timeout: float = 60) -> str:
@@ -136,7 +140,9 @@ class Stack:
             "DATABASE_URL": f"{PG}/{self.db}",
             "DJANGO_SETTINGS_MODULE": "config.settings.production",
             "DJANGO_SECRET_KEY": "bench-" + os.urandom(16).hex(),
-            "DAILY_SEED_SECRET": "bench-" + os.urandom(16).hex(),
+            # One deal for every stack of a report: an ask's cost depends on the deal (how
+            # many events it leads to), and each tree would otherwise make its own secret.
+            "DAILY_SEED_SECRET": REPORT_SEED_SECRET,
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "RATE_LIMIT_PLAYERS": "off",  # every simulated player signs up from 127.0.0.1
             "STACK_RUN_DIR": str(self.run_dir),
@@ -318,7 +324,7 @@ def main() -> None:
     commit = provenance_commit(length=10)
     out = args.out or ROOT / "docs" / "reports" / f"bench-{started:%Y-%m-%d}-{commit.split()[0]}.md"
     db = f"bench_report_{os.getpid()}"
-    env = {**os.environ, "BENCH_DB": db, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "BENCH_DB": db, "PYTHONPATH": str(ROOT), "DAILY_SEED_SECRET": REPORT_SEED_SECRET}
     for name in ("BENCH_REDIS", "BENCH_REDIS_ASK", "BENCH_REDIS_VERIFY"):
         env.pop(name, None)  # a redis-server of each benchmark's own, fresh
 
@@ -426,6 +432,11 @@ def main() -> None:
             finally:
                 for s in stacks:
                     s.stop()
+        if "floor" in args.only:
+            section(
+                "The floor on the full stack (bench.floor)",
+                verbatim(*run_module("bench.floor", "--rate", "300", "--seconds", "15", env=env)),
+            )
         if "scaleout" in args.only:
             one = Stack(
                 "1web+1worker", ROOT, STACK_WEB_INSTANCES="1", STACK_WORKER_INSTANCES="1", WORKER_CONCURRENCY="1"
