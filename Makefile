@@ -75,4 +75,5 @@ test-quick: lint messages
 # The whole benchmark set, one report in docs/reports/ (bench/report.py; ~25 min, quiet machine).
 # BENCH_ARGS="--against COMMIT" runs the full stack side by side with that commit.
 bench: install-bench stack-deps
+	@command -v valgrind >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq valgrind)
 	$(BIN)/python -m bench.report $(BENCH_ARGS)

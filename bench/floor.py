@@ -82,8 +82,15 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=300)
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--env",
+        nargs="*",
+        default=[],
+        metavar="NAME=VALUE",
+        help="the stack's environment, e.g. WEB_ACCESS_LOG=off GUNICORN_CMD_ARGS='--threads 2'",
+    )
     args = parser.parse_args()
-    stack = Stack("floor", ROOT)
+    stack = Stack("floor", ROOT, **dict(item.split("=", 1) for item in args.env))
     stack.start()
     paths = ["/healthz", "/api/challenges/today"]
     runs: dict[str, list[dict]] = {p: [] for p in paths}
@@ -98,7 +105,10 @@ def main() -> None:
                 runs[path].append(r)
     finally:
         stack.stop()
-    print(f"commit {commit()}, {cpu_model()}; {args.rate:.0f}/s offered, {args.seconds:.0f} s, {args.rounds} rounds")
+    print(
+        f"commit {commit()}, {cpu_model()}; {args.rate:.0f}/s offered, {args.seconds:.0f} s, {args.rounds} rounds"
+        + (f"; {' '.join(args.env)}" if args.env else "")
+    )
     print("web CPU per request (ms, gunicorn's processes) and latency, median of the rounds:")
     for path, rs in runs.items():
         m = {k: statistics.median(r[k] for r in rs) for k in ("per_s", "web", "all", "p50", "p99")}
