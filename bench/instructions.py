@@ -36,7 +36,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.pgdb import PG
+from bench.pgdb import drop_databases, fresh_database
 from bench.provenance import commit as provenance_commit
 from bench.provenance import cpu_model
 from bench.report import worktree
@@ -46,16 +46,6 @@ ROOT = Path(__file__).resolve().parents[1]
 CHILD = ROOT / "bench" / "instructions_child.py"
 SUBJECTS = ("token ask", "browser ask", "healthz")
 SEED_SECRET = os.environ.get("DAILY_SEED_SECRET") or "bench-instructions"
-
-
-def database(name: str, *, drop: bool = False) -> str:
-    import psycopg
-
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'drop database if exists "{name}" with (force)')
-        if not drop:
-            conn.execute(f'create database "{name}"')
-    return f"{PG}/{name}"
 
 
 def count(tree: Path, db_url: str, redis_url: str, asks: int) -> dict[str, float]:
@@ -131,9 +121,9 @@ def main() -> None:
         for number, (name, tree) in enumerate(trees, start=1):
             db = f"bench_instr_{os.getpid()}_{number}"
             try:
-                results[name] = count(tree, database(db), redis.url_for(number), args.asks)
+                results[name] = count(tree, fresh_database(db), redis.url_for(number), args.asks)
             finally:
-                database(db, drop=True)
+                drop_databases(db)
     finally:
         redis.kill()
     print(f"commit {provenance_commit()}, {cpu_model()}, {os.cpu_count()} cores; {args.asks} requests per subject")

@@ -14,3 +14,25 @@ def ensure_database() -> None:
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
         if not conn.execute("select 1 from pg_database where datname = %s", [DB]).fetchone():
             conn.execute(f'create database "{DB}"')
+
+
+def fresh_database(name: str) -> str:
+    """A new, empty database ``name`` (an earlier run's dropped first); its URL."""
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        conn.execute(f'drop database if exists "{name}" with (force)')
+        conn.execute(f'create database "{name}"')
+    return f"{PG}/{name}"
+
+
+def drop_databases(*names: str) -> None:
+    """Drop what a run made, its open connections included; a failure is not the run's."""
+    import psycopg
+
+    try:
+        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+            for name in names:
+                conn.execute(f'drop database if exists "{name}" with (force)')
+    except psycopg.Error:
+        pass

@@ -46,7 +46,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.pgdb import PG
+from bench.pgdb import PG, drop_databases, fresh_database
 from bench.provenance import commit as provenance_commit
 from bench.provenance import cpu_model
 from tests.servers import RedisServer, free_port
@@ -159,11 +159,7 @@ class Stack:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        import psycopg
-
-        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-            conn.execute(f'drop database if exists "{self.db}"')
-            conn.execute(f'create database "{self.db}"')
+        fresh_database(self.db)
         self.redis.start()
         self.env["REDIS_URL"] = self.redis.url
         subprocess.run(
@@ -210,10 +206,7 @@ class Stack:
                 [str(self.root / "scripts" / "stack"), "stop"], env=self.env, timeout=120, capture_output=True
             )
         self.redis.kill()
-        import psycopg
-
-        with contextlib.suppress(Exception), psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-            conn.execute(f'drop database if exists "{self.db}" with (force)')
+        drop_databases(self.db)
         shutil.rmtree(self.run_dir, ignore_errors=True)
 
 
@@ -461,11 +454,7 @@ def main() -> None:
                 for s in (one, two):
                     s.stop()
     finally:
-        import psycopg
-
-        with contextlib.suppress(Exception), psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-            conn.execute(f'drop database if exists "{db}" with (force)')
-            conn.execute(f'drop database if exists "{db}_against" with (force)')
+        drop_databases(db, f"{db}_against")
         ended = dt.datetime.now(dt.UTC)
         parts.append(
             f"Ended {ended:%H:%M} UTC ({(ended - started).total_seconds() / 60:.0f} min); load average at the end "
