@@ -49,6 +49,7 @@ class PecheState:
         "turn",
         "asks",
         "history",
+        "caught",
         "knowledge",
         "over",
         "reasons",
@@ -67,6 +68,9 @@ class PecheState:
         self.asks = [0, 0]
         # every ask: seat, rank, given, fished; tuples, as they are built on every replay
         self.history: list[tuple[int, str, bool, bool]] = []
+        # the asks (indices in history) whose go fish drew the rank asked for: the mover saw
+        # the card, and the pair it formed at once told the table (the share's blue square)
+        self.caught: set[int] = set()
         self.knowledge = Knowledge()
         self.over = False
         self.reasons: list[dict[str, Any]] | None = None  # replays only: why the opponent asked
@@ -126,6 +130,8 @@ def _ask(state: PecheState, seat: int, rank: str, events: list[Event] | None) ->
         _receive(state, seat, given, False, events)
         return  # the same mover plays again
     if fished:
+        if RANK_OF[state.deck[state.lake_next]] == rank:
+            state.caught.add(len(state.history) - 1)
         _draw(state, seat, "fish", events)
     state.turn = other
 
@@ -297,7 +303,8 @@ class PecheEngine:
             # An ask as everywhere else (the Ask event, Go Fish's ask_history): who asked whom
             # for what, and how many cards came (0 or 1 here: a hand holds one card a rank).
             "history": [
-                {"seat": s, "target": 1 - s, "rank": r, "given": int(g), "fished": f} for s, r, g, f in state.history
+                {"seat": s, "target": 1 - s, "rank": r, "given": int(g), "fished": f, "caught": i in state.caught}
+                for i, (s, r, g, f) in enumerate(state.history)
             ],
             "turn": None if state.over else ("player" if state.turn == PLAYER else "opponent"),
             "over": state.over,

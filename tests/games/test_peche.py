@@ -88,6 +88,19 @@ def test_the_views_history_holds_each_ask_in_the_ask_events_words():
     assert [h["fished"] for h in history] == [True, False, True]
 
 
+def test_the_history_says_when_a_go_fish_drew_the_rank_asked_for():
+    # The player asks for a 5, the opponent has none, and the lake's next card is a 5.
+    state = ENGINE.new(deck=chosen_deck(["3S", "5S", "7S", "9S", "JS"], ["3H", "4H", "6H", "8H", "10H"], ["5C", "AS"]))
+    events = ENGINE.apply(state, "5")
+    assert events[:3] == [Ask(seat=0, target=1, rank="5", given=0, cards=()), Draw(0, "5C", "fish"), Pair(0, "5")]
+    history = ENGINE.view(state, 0)["history"]
+    assert [(h["seat"], h["rank"], h["fished"], h["caught"]) for h in history] == [
+        (0, "5", True, True),  # fished the rank asked for: the share's blue square
+        (1, "3", False, False),  # given
+        (1, "4", True, False),  # fished another rank (the ace)
+    ]
+
+
 def test_illegal_and_bad_asks_leave_the_state_unchanged():
     state = ENGINE.new(seed="x")
     before = ENGINE.view(state, 0)
