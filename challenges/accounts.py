@@ -42,14 +42,18 @@ def player_rename(*, player: Player, name: Any) -> Player:
     """The player's new name, under the rules of a first name (services.clean_name):
     NFKC, one script, and no name that looks like another player's. The leaderboards
     show the current name, past days included."""
-    name, key = clean_name(name)
+    name, key = clean_name(name, player=player)
     try:
         with transaction.atomic():
             forget_user(player.user_id)  # its shared copy (an update() sends no signal)
-            Player.objects.filter(pk=player.pk, deleted_at__isnull=True).update(name=name, name_key=key)
+            # A new name is checked like a first one: a look-alike kept from before the fold
+            # (name_key_shared) holds its key under the unique constraint from now on.
+            Player.objects.filter(pk=player.pk, deleted_at__isnull=True).update(
+                name=name, name_key=key, name_key_shared=False
+            )
     except IntegrityError:  # the unique look-alike key: the player's own key is theirs
         raise AccountError("name_taken", "this name, or one that looks like it, is already taken") from None
-    player.name, player.name_key = name, key
+    player.name, player.name_key, player.name_key_shared = name, key, False
     return player
 
 

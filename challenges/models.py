@@ -23,13 +23,26 @@ class Player(models.Model):
     name = models.CharField(max_length=24)
     # What the name looks like, not how it is spelled (challenges/names.py): two names with
     # one key would look alike on the leaderboard, so the key is unique, not the name.
-    name_key = models.CharField(max_length=200, unique=True)
+    name_key = models.CharField(max_length=200, db_index=True)
+    # True for a player whose name already looked like an older player's when names were
+    # first compared by their fold (migration 0004): kept as it was, outside the unique
+    # key, listed by `manage.py name_collisions`; a new name clears it.
+    name_key_shared = models.BooleanField(default=False)
     # A bearer token for API clients; only its SHA-256 is stored.
     token_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Set when the player deleted their account: the name is then empty (stored
     # neutrally) and pages show a translated label instead (``shown_name``).
     deleted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # Unique where it is not shared: the look-alikes that existed before the fold
+            # neither stop the migration nor get renamed behind their players' backs.
+            models.UniqueConstraint(
+                fields=["name_key"], condition=models.Q(name_key_shared=False), name="one_player_per_name_key"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.shown_name

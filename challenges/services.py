@@ -95,8 +95,9 @@ def ensure_upcoming_challenges(*, now: dt.datetime | None = None) -> list[DailyC
 # --- players -----------------------------------------------------------------------
 
 
-def clean_name(name: Any) -> tuple[str, str]:
-    """The name as it will be shown (NFKC, single spaces) and its look-alike key."""
+def clean_name(name: Any, *, player: Player | None = None) -> tuple[str, str]:
+    """The name as it will be shown (NFKC, single spaces) and its look-alike key
+    (``player``: the one renaming itself, whose own key is not in its way)."""
     if not isinstance(name, str):
         raise DomainError("bad_name", "the name must be a string")
     name = names.normal_form(name)
@@ -108,7 +109,15 @@ def clean_name(name: Any) -> tuple[str, str]:
         raise DomainError(
             "bad_name", "a name is written in one script (Latin with Japanese, Chinese or Korean is fine)"
         )
-    return name, names.name_key(name)
+    key = names.name_key(name)
+    # The unique constraint leaves out the look-alikes that predate the fold (migration
+    # 0004): a key they share is taken all the same.
+    shared = Player.objects.filter(name_key=key, name_key_shared=True)
+    if player is not None:
+        shared = shared.exclude(pk=player.pk)
+    if shared.exists():
+        raise DomainError("name_taken", "this name, or one that looks like it, is already taken")
+    return name, key
 
 
 def player_create(*, name: Any) -> tuple[Player, str]:
@@ -154,7 +163,9 @@ def player_rotate_token(*, player: Player) -> str:
 def player_authenticate(*, name: Any, password: Any) -> Player:
     if not isinstance(name, str) or not isinstance(password, str):
         raise DomainError("bad_login", "name and password are strings")
-    player = Player.objects.select_related("user").filter(name_key=names.name_key(name)).first()
+    # Look-alikes from before the fold (name_key_shared) share a key: the one spelled as typed.
+    found = list(Player.objects.select_related("user").filter(name_key=names.name_key(name)).order_by("pk")[:8])
+    player = next((p for p in found if p.name == names.normal_form(name)), found[0] if found else None)
     if player is None:
         # Hash the password anyway, as Django's ModelBackend does: an unknown name must take
         # as long as a wrong password, or the timing tells which names exist. (A name

@@ -1,9 +1,18 @@
-"""Look-alike names: compared after NFKC and the confusables skeleton of Unicode TS #39;
-names that mix scripts to imitate another are refused."""
+"""Look-alike names: compared by their fold (NFKC, case, the confusables of Unicode TS #39
+with 0/O, 1/l/I, 5/S and Greek and Cyrillic letters, spaces and - _ . ' left out); names
+that mix scripts to imitate another are refused. Players whose names looked alike before
+the fold keep them: the migration shares their key and a command lists them."""
+
+import io
 
 import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 
 from challenges.models import Player
+from challenges.names import fold
+from challenges.services import player_authenticate, player_set_password
 from tests.conftest import new_player
 
 
@@ -44,3 +53,127 @@ def test_names_in_one_script_or_written_together_are_fine(api, name):
 @pytest.mark.django_db
 def test_names_are_shown_in_their_plain_form(api):
     assert api.post("/api/players", {"name": "Ｍａｒｉｅ"}, format="json").json()["name"] == "Marie"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "existing, look_alike",
+    [
+        ("AltS60", "AltS6O"),  # letter O for zero
+        ("AltS6O", "AltS60"),
+        ("AltS60", "AltS 60"),
+        ("PerfectMain", "Perfect Main"),
+        ("PerfectMain", "Perfect-Main"),
+        ("PerfectMain", "perfect.main"),
+        ("Bill", "B1ll"),  # 1/l/I
+        ("Bill", "BIll"),
+        ("Sam", "5am"),
+        ("O'Neil", "ONeil"),
+        ("Papa", "Рара"),  # every letter Cyrillic: one script, and it looks Latin
+        ("NINA", "ΝΙΝΑ"),  # every letter Greek
+        ("ВОВА", "вова"),  # one Cyrillic name in two cases
+    ],
+)
+def test_look_alike_names_are_one_name(api, existing, look_alike):
+    new_player(existing)
+    response = api.post("/api/players", {"name": look_alike}, format="json")
+    assert response.status_code == 409, response.content
+    assert response.json()["error"] == "name_taken"
+    assert list(Player.objects.values_list("name", flat=True)) == [existing]
+
+
+@pytest.mark.parametrize(
+    "one, other", [("Ann", "Anne"), ("José", "Jose"), ("Вова", "Bova"), ("Alex", "Alexa"), ("Sam", "Som")]
+)
+def test_names_that_do_not_look_alike_fold_apart(one, other):
+    assert fold(one) != fold(other)
+
+
+def test_fold_is_a_plain_function_of_any_text():
+    """Leagues (or anything else people must tell apart) fold their names the same way."""
+    assert fold("Perfect_Main") == fold("PERFECT MAIN") == fold("Perfect–Main".replace("–", "-"))
+    assert fold("Ｐｅｒｆｅｃｔ Ｍａｉｎ") == fold("perfectmain")
+    assert fold("") == ""
+
+
+@pytest.mark.django_db
+def test_a_rename_to_a_look_alike_is_refused(api):
+    new_player("AltS60")
+    renamer = new_player("Someone Else")
+    response = renamer.patch("/api/players/me", {"name": "AltS6O"}, format="json")
+    assert response.status_code == 409 and response.json()["error"] == "name_taken"
+    assert renamer.patch("/api/players/me", {"name": "Someone-Else"}, format="json").status_code == 200
+
+
+# --- players from before the fold -----------------------------------------------------------
+
+
+def migrate_to(target: str) -> None:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate([("challenges", target)])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_look_alikes_from_before_the_fold_are_kept_listed_and_renamed_by_nobody():
+    """Under 0003 these were three names; the migration neither fails nor renames them.
+    The oldest holds the key; the others share it and still log in by their own name; a
+    newcomer cannot take the key; the command lists the group and changes nothing."""
+    migrate_to("0003_accounts")
+    try:
+        from django.db.migrations.loader import MigrationLoader
+
+        old = MigrationLoader(connection).project_state(("challenges", "0003_accounts")).apps
+        OldPlayer = old.get_model("challenges", "Player")
+        for i, name in enumerate(["AltS60", "Other Name", "AltS6O", "AltS 60"]):
+            OldPlayer.objects.create(name=name, name_key=f"old key {i}", token_hash=f"token {i}".ljust(64, "x"))
+    finally:
+        migrate_to("0004_name_fold")
+
+    players = {p.name: p for p in Player.objects.all()}
+    assert set(players) == {"AltS60", "Other Name", "AltS6O", "AltS 60"}
+    assert {name: p.name_key_shared for name, p in players.items()} == {
+        "AltS60": False,
+        "Other Name": False,
+        "AltS6O": True,
+        "AltS 60": True,
+    }
+    assert len({players[name].name_key for name in ("AltS60", "AltS6O", "AltS 60")}) == 1
+
+    # A newcomer cannot take the key, whether spelled like the holder or like a kept one.
+    for name in ("ALTS60", "Alt S6O"):
+        response = new_player_response(name)
+        assert response.status_code == 409 and response.json()["error"] == "name_taken"
+
+    # A kept look-alike logs in by its own name.
+    kept = players["AltS6O"]
+    from django.contrib.auth import get_user_model
+
+    kept.user = get_user_model().objects.create(username="kept")
+    kept.save(update_fields=["user"])
+    player_set_password(player=kept, password="a-Fine-pass-77")
+    assert player_authenticate(name="AltS6O", password="a-Fine-pass-77").pk == kept.pk
+
+    out = io.StringIO()
+    call_command("name_collisions", stdout=out)
+    report = out.getvalue()
+    assert "3 names look alike" in report, report
+    assert "'AltS60'" in report and "holds the key" in report and report.count("kept, shares the key") == 2
+    assert "Other Name" not in report
+    assert "groups of look-alike names: 1, players in them: 3; nobody renamed" in report
+    assert {p.name for p in Player.objects.all()} == set(players)  # renamed nobody
+
+    # A kept player's new name clears the flag; back to the holder's look is refused.
+    from challenges.accounts import player_rename
+
+    player_rename(player=Player.objects.get(name="AltS 60"), name="Alt Sixty")
+    assert not Player.objects.get(name="Alt Sixty").name_key_shared
+    out = io.StringIO()
+    call_command("name_collisions", stdout=out)
+    assert "2 names look alike" in out.getvalue()
+
+
+def new_player_response(name: str):
+    from rest_framework.test import APIClient
+
+    return APIClient().post("/api/players", {"name": name}, format="json")
