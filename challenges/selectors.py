@@ -49,13 +49,17 @@ def attempt_view(attempt: Attempt, state=None, *, events=None) -> dict:
     if attempt.status == Attempt.Status.VERIFIED:
         result = getattr(attempt, "result", None)
         if result is not None:
+            # Held (under review): the provisional score and no rank. Disqualified: the
+            # reviewer's reason (hooks.result_rank gives neither a rank).
             view["result"] = {
                 "score": result.score,
                 "player_pairs": result.player_pairs,
                 "opponent_pairs": result.opponent_pairs,
                 "asks": result.asks,
                 "rank": hooks.result_rank(result),
+                "held": result.held,
                 "disqualified": result.disqualified,
+                "reason": result.review_reason if result.disqualified else None,
             }
     if events is not None:
         view["events"] = [game.event_view(e, 0) for e in events]

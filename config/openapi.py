@@ -167,8 +167,13 @@ class VerifiedResult(serializers.Serializer):
     player_pairs = serializers.IntegerField()
     opponent_pairs = serializers.IntegerField()
     asks = serializers.IntegerField()
-    rank = serializers.IntegerField(allow_null=True, help_text="Null for practice or a disqualified result.")
+    rank = serializers.IntegerField(allow_null=True, help_text="Null for practice, a held or a disqualified result.")
+    held = serializers.BooleanField(
+        help_text="Held until reviewed: the fair-play detector flagged the game; the score is provisional and it "
+        "has no rank until a reviewer clears it."
+    )
     disqualified = serializers.BooleanField()
+    reason = serializers.CharField(allow_null=True, help_text="Why a reviewer disqualified it; null otherwise.")
 
 
 class Event(serializers.Serializer):
@@ -241,8 +246,29 @@ class Leaderboard(serializers.Serializer):
 
 class LeaderboardMe(LeaderboardEntry):
     date = serializers.DateField()
-    rank = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(allow_null=True, help_text="Null while held or once disqualified.")
+    players = serializers.IntegerField(
+        help_text="How many players rank that day (the leaderboard's `total`). Held and disqualified results "
+        "count for no one; a deleted player's results stay ranked."
+    )
+    percentile = serializers.FloatField(
+        allow_null=True,
+        help_text="The share of the day's ranked players ranked strictly below the caller, in percent with one "
+        "decimal, rounded down: floor(1000 × (players − rank) / players) / 10. Ranks are strict (ties are broken "
+        "by fewer asks, then the earlier finish), so nobody counts as tied. 0 for a lone player or the last; "
+        "null while held or once disqualified.",
+    )
+    streak = serializers.IntegerField(
+        help_text="Consecutive days, ending with this day, on which the caller has a counted result (ranked, "
+        "neither held nor disqualified); 0 when this day's does not count."
+    )
+    best_streak = serializers.IntegerField(help_text="The longest such run up to and including this day.")
+    held = serializers.BooleanField(
+        help_text="Held until reviewed: the fair-play detector flagged the game and no reviewer has cleared it "
+        "yet. Its score is provisional and it counts for no one (no rank, percentile or streak) until cleared."
+    )
     disqualified = serializers.BooleanField()
+    reason = serializers.CharField(allow_null=True, help_text="Why a reviewer disqualified it; null otherwise.")
 
 
 class Histogram(serializers.Serializer):

@@ -161,23 +161,6 @@ def leaderboard(request, date: str):
     return caching.mark(response, public=public, vary=("Accept-Language", "Cookie"))
 
 
-def _streaks(played: set[dt.date], today: dt.date) -> tuple[int, int]:
-    """(current, longest) runs of consecutive days with a ranked result. The current run
-    may end yesterday: today's game may still be ahead."""
-    longest = run = 0
-    previous = None
-    for day in sorted(played):
-        run = run + 1 if previous is not None and day - previous == dt.timedelta(days=1) else 1
-        longest = max(longest, run)
-        previous = day
-    current = 0
-    day = today if today in played else today - dt.timedelta(days=1)
-    while day in played:
-        current += 1
-        day -= dt.timedelta(days=1)
-    return current, longest
-
-
 def me(request):
     player = current_player(request)
     if player is not None:
@@ -210,14 +193,16 @@ def player(request, player_id: int):
                 "opponent_pairs": r.opponent_pairs,
                 "asks": r.asks,
                 "disqualified": r.disqualified,
-                "rank": None if r.disqualified else board.result_rank(r),
+                "held": r.held,
+                "rank": board.result_rank(r),  # None when disqualified or held
                 "replay": r.attempt_id if revealed else None,
                 # Your own lessons, once the day is over (they are yours to see, day by day).
                 "lessons": len(lessons(r.challenge.seed, list(r.attempt.moves))) if is_me and revealed else None,
             }
         )
-    counted = [r for r in rows if not r["disqualified"]]
-    current, longest = _streaks({r["date"] for r in counted}, days.today())
+    counted = [r for r in rows if not r["disqualified"] and not r["held"]]
+    # Today's game may still be ahead: a run that ended yesterday is still the current one.
+    streaks = board.player_streaks(player_id=shown.pk, game=DAILY_GAME, day=days.today(), ongoing=True)
     return render(
         request,
         "frontend/player.html",
@@ -228,8 +213,8 @@ def player(request, player_id: int):
             "has_password": shown.user is not None and shown.user.has_usable_password(),
             "rows": rows,
             "best": max((r["score"] for r in counted), default=None),
-            "current_streak": current,
-            "longest_streak": longest,
+            "current_streak": streaks.streak,
+            "longest_streak": streaks.best_streak,
         },
     )
 

@@ -1,6 +1,6 @@
 """Admin: results, and the attempts' admin with the replay inspector and the fair-play
-review queue (it shows each attempt's result and disqualifies or restores it, both
-leaderboard's; the attempts themselves are challenges'). Attempts and results are never
+review queue (it shows each attempt's result and clears, disqualifies or restores it, all
+leaderboard's: a flagged result is held off the ranking until a reviewer clears it; the attempts themselves are challenges'). Attempts and results are never
 written by hand: only a replay writes a result, and every disqualification, restoration
 and re-verification is kept with who, when and why.
 
@@ -27,7 +27,7 @@ from games.rules.registry import engine
 
 from . import selectors as board
 from .models import Result
-from .services import result_disqualify
+from .services import result_clear, result_disqualify
 
 
 def replay_steps(attempt: Attempt) -> list[dict]:
@@ -79,7 +79,7 @@ class AttemptAdmin(ReadOnlyAdmin):
         "inspect",
     )
     readonly_fields = fields
-    actions = ["reverify", "disqualify", "restore"]
+    actions = ["reverify", "clear", "disqualify", "restore"]
 
     def has_review_permission(self, request):
         return request.user.has_perm("challenges.review_attempt")
@@ -134,7 +134,8 @@ class AttemptAdmin(ReadOnlyAdmin):
         return TemplateResponse(request, "admin/challenges/attempt_replay.html", context)
 
     def review_view(self, request):
-        """The day's ranked results, most suspicious first, with one-click decisions."""
+        """The day's ranked results, most suspicious first (held ones among them), with
+        one-click decisions: Clear a held result, Disqualify, Restore."""
         if not self.has_view_permission(request):
             raise PermissionDenied
         try:
@@ -194,6 +195,8 @@ class AttemptAdmin(ReadOnlyAdmin):
                 result_disqualify(
                     result_id=result.pk, disqualified=decision == "disqualify", by=request.user, reason=reason
                 )
+            elif decision == "clear" and result is not None and not result.disqualified:
+                result_clear(result_id=result.pk, by=request.user, reason=reason)
             else:
                 continue
             done += 1
@@ -222,6 +225,10 @@ class AttemptAdmin(ReadOnlyAdmin):
     def reverify(self, request, queryset):
         return self._action(request, queryset.exclude(status=Attempt.Status.PLAYING), "reverify", "Re-verify")
 
+    @admin.action(description="Clear the held result (it ranks in its place)", permissions=["review"])
+    def clear(self, request, queryset):
+        return self._action(request, queryset, "clear", "Clear")
+
     @admin.action(description="Disqualify the result", permissions=["review"])
     def disqualify(self, request, queryset):
         return self._action(request, queryset, "disqualify", "Disqualify")
@@ -233,8 +240,8 @@ class AttemptAdmin(ReadOnlyAdmin):
 
 @admin.register(Result)
 class ResultAdmin(ReadOnlyAdmin):
-    """Results are written by the verification replay only; decisions on them (disqualify,
-    restore, re-verify) are taken on attempts, where the trail keeps who, when and why."""
+    """Results are written by the verification replay only; decisions on them (clear,
+    disqualify, restore, re-verify) are taken on attempts, where the trail keeps who, when and why."""
 
     list_display = (
         "id",
@@ -247,9 +254,10 @@ class ResultAdmin(ReadOnlyAdmin):
         "opponent_pairs",
         "suspicion",
         "flagged",
+        "held",
         "finished_at",
         "disqualified",
         "indexed",
     )
-    list_filter = ("ranked", "disqualified", "flagged", "challenge__date")
+    list_filter = ("ranked", "held", "disqualified", "flagged", "challenge__date")
     search_fields = ("player__name",)

@@ -75,17 +75,15 @@ class LeaderboardMeView(APIView):
         result = selectors.player_result(challenge_id=challenge.pk, player_id=player.pk)
         if result is None:
             raise ApiError("not_found", "no ranked result for you on this day")
-        rank = selectors.result_rank(result)
         answer = Response(
             {
                 "date": challenge.date.isoformat(),
-                "rank": rank,
                 "name": player.name,
                 "score": result.score,
                 "asks": result.asks,
                 "player_pairs": result.player_pairs,
                 "opponent_pairs": result.opponent_pairs,
-                "disqualified": result.disqualified,
+                **selectors.standing(result),
             }
         )
         return caching.mark(answer, public=False)  # the caller's own

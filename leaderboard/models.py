@@ -2,6 +2,10 @@
 
 from django.db import models
 
+# The results on a day's ranking (and in its rank index): ranked, neither disqualified nor
+# held. One definition for SQL, the index's rebuild and the partial index that serves them.
+COUNTED = models.Q(ranked=True, disqualified=False, held=False)
+
 
 class Result(models.Model):
     # One result per attempt: a repeated verification finds it and changes nothing.
@@ -23,12 +27,23 @@ class Result(models.Model):
     # knows the deal against one who only knows what the table shows; high is suspicious.
     suspicion = models.FloatField(default=0.0)
     flagged = models.BooleanField(default=False)
+    # Held until reviewed: flagged by the detector and not cleared by a reviewer yet. A held
+    # result counts for no one (the leaderboard, its histogram, the archive, ranks,
+    # percentiles, streaks) and is not in the rank index; its player sees it "under review"
+    # with the provisional score. services.holds() is the one rule that sets it.
+    held = models.BooleanField(default=False)
+    # A reviewer cleared it (or restored it after a disqualification): set once, so that a
+    # re-assessment flagging it again does not hold it again (services.holds).
+    cleared_at = models.DateTimeField(null=True, blank=True)
+    # The reason of the last reviewer decision on it (the Review trail keeps every one):
+    # a disqualified player is shown it.
+    review_reason = models.CharField(max_length=300, blank=True, default="")
 
     class Meta:
         indexes = [
             models.Index(
                 fields=["challenge", "-score", "asks", "finished_at", "attempt"],
-                condition=models.Q(ranked=True, disqualified=False),
+                condition=COUNTED,
                 name="result_ranking",
             ),
             models.Index(fields=["indexed"], condition=models.Q(indexed=False), name="result_unindexed"),

@@ -96,6 +96,14 @@ def rank_of(challenge_id: int, attempt_id: int) -> int | None:
         return None
 
 
+def size(challenge_id: int) -> int | None:
+    """How many results the day's set holds, or None (Redis unreachable)."""
+    try:
+        return _redis().zcard(key(challenge_id))
+    except Exception:
+        return None
+
+
 def page(challenge_id: int, offset: int, limit: int) -> tuple[int, list[int]] | None:
     """(total, attempt ids in rank order) in one round trip, or None if the day's index
     is not ready (never fully built, or Redis restarted empty) or Redis is unreachable."""

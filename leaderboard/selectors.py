@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import logging
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
@@ -16,7 +17,7 @@ from challenges.names import shown_name
 from games.rules import fairplay
 
 from . import rank_index
-from .models import Result
+from .models import COUNTED, Result
 from .tasks import rebuild_rank_index
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,9 @@ RANK_ORDER = ("-score", "asks", "finished_at", "attempt_id")
 
 
 def ranked_results(challenge_id: int):
-    return Result.objects.filter(challenge_id=challenge_id, ranked=True, disqualified=False)
+    """The day's ranking: what its rank index holds (services.counts says the same of one
+    result). Disqualified and held (flagged, not cleared yet) results count for no one."""
+    return Result.objects.filter(COUNTED, challenge_id=challenge_id)
 
 
 def _index_usable(challenge_id: int) -> bool:
@@ -56,6 +59,7 @@ ENTRY_FIELDS = (
     "opponent_pairs",
     "finished_at",
     "disqualified",
+    "held",
 )
 ENTRY_KEYS = ("attempt_id", "name", *ENTRY_FIELDS[2:])
 
@@ -75,7 +79,7 @@ def _rows_by_attempt(attempt_ids: list[int]) -> dict[int, tuple]:
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT r.attempt_id, p.name, r.player_id, r.score, r.asks, r.player_pairs, r.opponent_pairs, "
-            f"r.finished_at, r.disqualified FROM {Result._meta.db_table} r "
+            f"r.finished_at, r.disqualified, r.held FROM {Result._meta.db_table} r "
             f"JOIN {Player._meta.db_table} p ON p.id = r.player_id WHERE r.attempt_id IN ({marks})",
             attempt_ids,
         )
@@ -87,7 +91,12 @@ def leaderboard_page(*, challenge_id: int, offset: int, limit: int) -> dict:
     if found is not None:
         total, ids = found
         rows = _rows_by_attempt(ids)
-        entries = [_entry(rows[aid], offset + i + 1) for i, aid in enumerate(ids) if aid in rows and not rows[aid][-1]]
+        # A member whose removal failed (Redis down then) is skipped until the next rebuild.
+        entries = [
+            _entry(rows[aid], offset + i + 1)
+            for i, aid in enumerate(ids)
+            if aid in rows and not (rows[aid][-2] or rows[aid][-1])
+        ]
         return {"total": total, "entries": entries}
     _start_rebuild(challenge_id)
     rows = ranked_results(challenge_id).order_by(*RANK_ORDER).values_list(*ENTRY_FIELDS)
@@ -119,13 +128,98 @@ def sql_rank(result: Result) -> int:
 
 
 def result_rank(result: Result) -> int | None:
-    if not result.ranked or result.disqualified:
+    """None when the result does not rank: practice, disqualified or held."""
+    if not result.ranked or result.disqualified or result.held:
         return None
     if result.indexed and _index_usable(result.challenge_id):
         position = rank_index.rank_of(result.challenge_id, result.attempt_id)
         if position is not None:
             return position + 1
     return sql_rank(result)
+
+
+# --- a player's standing: of how many, better than whom, streaks ----------------------
+
+
+def day_players(challenge_id: int) -> int:
+    """How many players rank that day (each ranks once: one ranked game a day): the rank
+    index's size once it is ready, as the leaderboard's ``total``; SQL's count otherwise.
+    Held and disqualified results count for no one; a deleted player's stay (their rows
+    stay on the leaderboard, so nobody's rank moves)."""
+    if _index_usable(challenge_id):
+        size = rank_index.size(challenge_id)
+        if size is not None:
+            return size
+    return ranked_results(challenge_id).count()
+
+
+def percentile(*, rank: int | None, players: int) -> float | None:
+    """The share of the day's ranked players ranked strictly below ``rank``, in percent
+    with one decimal, rounded down (it never says better than it is):
+    ``floor(1000 × (players − rank) / players) / 10``. Ranks are strict (ties are broken by
+    asks, then finish time), so nobody counts as tied. A lone player, or the last, is 0;
+    the first of 3 is 66.6. None when there is no rank (held, disqualified, practice)."""
+    if rank is None or players <= 0:
+        return None
+    below = max(0, players - rank)  # the index and SQL may disagree for a moment
+    return (1000 * below // players) / 10
+
+
+@dataclass(frozen=True)
+class Streaks:
+    streak: int  # consecutive days with a counted result, ending with the day (0: none that day)
+    best_streak: int  # the longest such run up to and including the day
+
+
+def counted_days(*, player_id: int, game: str, through: dt.date) -> list[dt.date]:
+    """The days up to ``through`` on which the player has a result that counts: ranked,
+    neither disqualified nor held. A deleted player's results count for no one here (they
+    have no streak), though they stay on the days' leaderboards."""
+    return sorted(
+        set(
+            Result.objects.filter(
+                COUNTED,
+                player_id=player_id,
+                player__deleted_at__isnull=True,
+                challenge__game=game,
+                challenge__date__lte=through,
+            ).values_list("challenge__date", flat=True)
+        )
+    )
+
+
+def player_streaks(*, player_id: int, game: str, day: dt.date, ongoing: bool = False) -> Streaks:
+    """The player's streaks as of ``day``. With ``ongoing`` (``day`` is today and its game
+    may still be ahead), a run that ended the day before is still the current one."""
+    played = counted_days(player_id=player_id, game=game, through=day)
+    best = run = 0
+    previous: dt.date | None = None
+    for date in played:
+        run = run + 1 if previous is not None and date - previous == dt.timedelta(days=1) else 1
+        best = max(best, run)
+        previous = date
+    last = day if not ongoing or day in played else day - dt.timedelta(days=1)
+    current = run if previous == last else 0
+    return Streaks(streak=current, best_streak=best)
+
+
+def standing(result: Result) -> dict[str, Any]:
+    """What ``/api/leaderboard/<date>/me`` says of a result beside its row: rank, of how
+    many players, the percentile, the streaks, and whether it is held or disqualified (with
+    the reviewer's reason)."""
+    rank = result_rank(result)
+    players = day_players(result.challenge_id)
+    streaks = player_streaks(player_id=result.player_id, game=result.challenge.game, day=result.challenge.date)
+    return {
+        "rank": rank,
+        "players": players,
+        "percentile": percentile(rank=rank, players=players),
+        "streak": streaks.streak,
+        "best_streak": streaks.best_streak,
+        "held": result.held,
+        "disqualified": result.disqualified,
+        "reason": result.review_reason if result.disqualified else None,
+    }
 
 
 def day_settled(*, challenge, now: dt.datetime) -> bool:
@@ -139,7 +233,7 @@ def day_settled(*, challenge, now: dt.datetime) -> bool:
 
 def player_result(*, challenge_id: int, player_id: int) -> Result | None:
     return (
-        Result.objects.select_related("player")
+        Result.objects.select_related("player", "challenge")
         .filter(challenge_id=challenge_id, player_id=player_id, ranked=True)
         .first()
     )
@@ -204,6 +298,8 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
                 "week_games": player_week.games,
                 "week_flagged": player_week.flagged,
                 "disqualified": r.disqualified,
+                "held": r.held,
+                "cleared": r.cleared_at is not None,
                 "same_client": len(same_client),
                 "same_browser": len(same_browser),
                 "cluster": bool(same_client or same_browser),

@@ -11,9 +11,10 @@ from django.utils import timezone
 from challenges import days
 from challenges.models import DailyChallenge, Review
 from games.rules import fairplay
+from games.rules.base import DomainError
 
 from . import rank_index
-from .models import Result
+from .models import COUNTED, Result
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +62,14 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
     # both (tasks are acknowledged late; adding to the index is idempotent). If Redis is
     # down, ``indexed`` stays False and the sweeper adds them later.
     by_day: dict[int, list[Result]] = {}
+    unranked: list[Result] = []  # a re-verify that holds (or unranks) one: out of the index
     for result in results:
         result.indexed = False
-        if result.ranked and not result.disqualified:
+        result.held = holds(result)
+        if counts(result):
             by_day.setdefault(result.challenge_id, []).append(result)
+        elif result.attempt_id in existing:
+            unranked.append(result)
     for challenge_id, day in by_day.items():
         if rank_index.add(challenge_id, [(r.attempt_id, result_sort_key(r)) for r in day]):
             for r in day:
@@ -76,12 +81,37 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
     pending = [r.pk for day in by_day.values() for r in day if not r.indexed]
     if pending:
         transaction.on_commit(lambda: index_results(pending))
+    if unranked:
+        transaction.on_commit(lambda: _unindex(unranked))
     return results
+
+
+def holds(result: Result) -> bool:
+    """Held until reviewed: a ranked result the detector flags, that no reviewer cleared
+    and that is not disqualified (decided already).
+
+    A re-assessment (or a re-verify) that flags an already-cleared result does not hold it
+    again: a person looked at that game and let it rank, and taking it off the ranking
+    behind their back would undo their decision silently. It stays ranked, and the review
+    queue still shows it flagged, with the new figure, for a second look (Disqualify)."""
+    return result.ranked and result.flagged and result.cleared_at is None and not result.disqualified
+
+
+def counts(result: Result) -> bool:
+    """On the day's ranking (and in its rank index): models.COUNTED for one result."""
+    return result.ranked and not result.disqualified and not result.held
+
+
+def _unindex(results: list[Result]) -> None:
+    for result in results:
+        # A failure leaves a stale member: readers skip rows that no longer count, and the
+        # day's next rebuild drops it.
+        rank_index.remove(result.challenge_id, result.attempt_id)
 
 
 def index_results(result_ids: list[int]) -> int:
     """Put results into their days' rank indexes; mark those that made it."""
-    rows = list(Result.objects.filter(pk__in=result_ids, ranked=True, disqualified=False).select_related("challenge"))
+    rows = list(Result.objects.filter(COUNTED, pk__in=result_ids).select_related("challenge"))
     by_day: dict[int, list[tuple[int, int, int]]] = {}
     for r in rows:
         by_day.setdefault(r.challenge_id, []).append((r.pk, r.attempt_id, result_sort_key(r)))
@@ -98,9 +128,7 @@ def index_pending(limit: int = 10_000) -> int:
     """The sweeper's half for ranks: results that never reached the index (Redis down)."""
     if not rank_index.available():
         return 0
-    ids = list(
-        Result.objects.filter(indexed=False, ranked=True, disqualified=False).values_list("pk", flat=True)[:limit]
-    )
+    ids = list(Result.objects.filter(COUNTED, indexed=False).values_list("pk", flat=True)[:limit])
     return index_results(ids) if ids else 0
 
 
@@ -112,7 +140,7 @@ def rebuild_index(*, challenge_id: int) -> int:
     challenge = DailyChallenge.objects.get(pk=challenge_id)
     opened = days.opens_at(challenge.date)
     started = timezone.now()
-    day_results = Result.objects.filter(challenge_id=challenge_id, ranked=True, disqualified=False)
+    day_results = Result.objects.filter(COUNTED, challenge_id=challenge_id)
     rows = day_results.values_list("attempt_id", "score", "asks", "finished_at").iterator(chunk_size=20_000)
     count = rank_index.rebuild(
         challenge_id,
@@ -126,35 +154,80 @@ def rebuild_index(*, challenge_id: int) -> int:
     return count
 
 
+# --- review decisions ---------------------------------------------------------------
+
+
 @transaction.atomic
 def result_disqualify(*, result_id: int, disqualified: bool = True, by=None, reason: str) -> Result:
-    """Take a result out of its day's ranking (or put it back). ``by`` (a user, None for
-    an operator's command) and ``reason`` go to the trail."""
+    """Take a result out of its day's ranking (or put it back: a restore clears it too, so
+    a later flag does not hold it again). ``by`` (a user, None for an operator's command)
+    and ``reason`` go to the trail; the reason stays on the result, for its player."""
+    return _decide(result_id, "disqualify" if disqualified else "restore", by=by, reason=reason)
+
+
+@transaction.atomic
+def result_clear(*, result_id: int, by=None, reason: str) -> Result:
+    """A reviewer lets a held result rank: it takes its place on the day's ranking (and
+    in the rank index). The trail records it as a restore (back on the ranking).
+
+    Raises ReviewRefused for a disqualified result: putting it back is a restore."""
+    return _decide(result_id, "clear", by=by, reason=reason)
+
+
+class ReviewRefused(DomainError):
+    """A decision that does not apply to the result as it stands."""
+
+
+def _decide(result_id: int, decision: str, *, by, reason: str) -> Result:
     result = Result.objects.select_for_update().get(pk=result_id)
+    if decision == "clear" and result.disqualified:
+        raise ReviewRefused("disqualified", "a disqualified result is put back by a restore, not cleared")
     Review.objects.create(
         attempt_id=result.attempt_id,
         by=by,
         reason=reason[:300],
-        action=Review.Action.DISQUALIFY if disqualified else Review.Action.RESTORE,
+        action=Review.Action.DISQUALIFY if decision == "disqualify" else Review.Action.RESTORE,
     )
-    result.disqualified = disqualified
+    result.disqualified = decision == "disqualify"
+    if decision != "disqualify" and result.cleared_at is None:
+        result.cleared_at = timezone.now()
+    result.held = holds(result)
+    result.review_reason = reason[:300]
     result.indexed = False
-    result.save(update_fields=["disqualified", "indexed"])
-    if disqualified:
-        transaction.on_commit(lambda: rank_index.remove(result.challenge_id, result.attempt_id))
-    else:
+    result.save(update_fields=["disqualified", "cleared_at", "held", "review_reason", "indexed"])
+    if counts(result):
         transaction.on_commit(lambda: index_results([result.pk]))
+    else:
+        transaction.on_commit(lambda: _unindex([result]))
     return result
 
 
 def results_reassess(*, challenge_id: int) -> int:
     """Compute the fair-play figures of a day's ranked results again from seed + asks (a
-    newer detector, or results verified before it existed). Returns how many changed."""
-    changed = []
+    newer detector, or results verified before it existed), and hold (or release) them by
+    the same rule as at verification (``holds``: a cleared result is not held again).
+    Returns how many changed."""
+    changed: list[Result] = []
     for result in Result.objects.filter(challenge_id=challenge_id, ranked=True).select_related("attempt", "challenge"):
         assessment = fairplay.assess(result.challenge.seed, list(result.attempt.moves))
         if (result.suspicion, result.flagged) != (assessment.suspicion, assessment.flagged):
             result.suspicion, result.flagged = assessment.suspicion, assessment.flagged
             changed.append(result)
     Result.objects.bulk_update(changed, ["suspicion", "flagged"], batch_size=2000)
+    # The holds move by conditional updates, not from the rows read above: a reviewer who
+    # clears or disqualifies one meanwhile is not overwritten.
+    to_hold = Result.objects.filter(
+        pk__in=[r.pk for r in changed if r.flagged],
+        flagged=True,
+        held=False,
+        cleared_at__isnull=True,
+        disqualified=False,
+    )
+    newly_held = list(to_hold.values_list("pk", "challenge_id", "attempt_id"))
+    to_hold.filter(pk__in=[pk for pk, _, _ in newly_held]).update(held=True, indexed=False)
+    for _, day, attempt_id in newly_held:
+        rank_index.remove(day, attempt_id)  # a failure: readers skip it; the next rebuild drops it
+    released = [r.pk for r in changed if not r.flagged]
+    if released and Result.objects.filter(pk__in=released, held=True).update(held=False, indexed=False):
+        index_results(released)
     return len(changed)

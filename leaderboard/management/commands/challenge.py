@@ -76,9 +76,10 @@ class Command(BaseCommand):
         }
         results = Result.objects.filter(challenge=challenge, ranked=True)
         info["results"] = {
-            "ranked": results.filter(disqualified=False).count(),
+            "ranked": results.filter(disqualified=False, held=False).count(),
             "disqualified": results.filter(disqualified=True).count(),
-            "not_indexed": results.filter(disqualified=False, indexed=False).count(),
+            "held": results.filter(disqualified=False, held=True).count(),  # flagged, under review
+            "not_indexed": results.filter(disqualified=False, held=False, indexed=False).count(),
         }
         info["rank_index"] = (
             "off (no REDIS_URL)"

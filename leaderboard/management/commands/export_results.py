@@ -23,13 +23,14 @@ COLUMNS = [
     "disqualified",
     "attempt_id",
     "result_id",
+    "held",
 ]
 
 
 class Command(BaseCommand):
     help = (
         "A day's verified results as CSV, in leaderboard order: ranked results with their rank, "
-        "then disqualified ones (no rank), then with --include-practice practice results."
+        "then held ones (flagged, under review: no rank), then disqualified ones (no rank), then with --include-practice practice results."
     )
 
     def add_arguments(self, parser):
@@ -42,6 +43,7 @@ class Command(BaseCommand):
         day = Result.objects.filter(challenge=challenge).select_related("player")
         parts = [
             ranked_results(challenge.pk).select_related("player").order_by(*RANK_ORDER),
+            day.filter(ranked=True, disqualified=False, held=True).order_by(*RANK_ORDER),
             day.filter(ranked=True, disqualified=True).order_by(*RANK_ORDER),
         ]
         if include_practice:
@@ -90,6 +92,7 @@ class Command(BaseCommand):
                             result.disqualified,
                             result.attempt_id,
                             result.pk,
+                            result.held,
                         ]
                     )
                     written += 1

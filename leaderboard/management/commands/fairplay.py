@@ -11,7 +11,8 @@ class Command(BaseCommand):
         "The day's ranked results for fair-play review, most suspicious first: one JSON object per "
         "line with attempt, player, score, suspicion, flagged (this game), week_suspicion and "
         "week_flagged (the player's games of the last 7 days), same_client / same_browser (other "
-        "players of the day from the same address / browser) and disqualified."
+        "players of the day from the same address / browser), disqualified and held (flagged, not "
+        "cleared by a reviewer yet: off the ranking until then)."
     )
 
     def add_arguments(self, parser):
@@ -47,6 +48,7 @@ class Command(BaseCommand):
                             "same_client",
                             "same_browser",
                             "disqualified",
+                            "held",
                         )
                     },
                     ensure_ascii=False,
