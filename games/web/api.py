@@ -35,9 +35,7 @@ from config.throttling import hit
 from . import models, selectors, services
 from .models import CasualOwner
 from .rules import CASUAL_RULES, CasualRules
-
-# The browser session's anonymous owner (its id; the session is the browser's secret).
-SESSION_OWNER = "casual_owner"
+from .selectors import SESSION_OWNER
 
 
 def _session(request):

@@ -8,7 +8,10 @@ from django.db.models import Count, Q
 
 from games.rules.events import Event
 
-from .models import CasualGame
+from .models import CasualGame, CasualOwner
+
+# The browser session's anonymous owner (its id; the session is the browser's secret).
+SESSION_OWNER = "casual_owner"
 
 
 def casual_current(*, owner, game: str) -> CasualGame | None:
@@ -21,6 +24,19 @@ def casual_current(*, owner, game: str) -> CasualGame | None:
         .order_by("-id")
         .first()
     )
+
+
+def owner_of_visitor(*, player, session) -> CasualOwner | None:
+    """Whose casual games a page shows, read only: the player's owner, else the session's
+    anonymous one (the API adopts a session's games on a player's first casual request)."""
+    if player is not None:
+        owner = CasualOwner.objects.filter(player=player).first()
+        if owner is not None:
+            return owner
+    anonymous_id = session.get(SESSION_OWNER) if session is not None else None
+    if anonymous_id is None:
+        return None
+    return CasualOwner.objects.filter(pk=anonymous_id, player__isnull=True).first()
 
 
 def casual_tally(*, owner, game: str) -> dict[str, int]:

@@ -43,11 +43,12 @@ def browser():
 @pytest.fixture
 def new_page(browser, live_server):
     """``new_page(locale="fr-FR", viewport={"width": 390, "height": 844})`` -> a page whose
-    console errors fail the test. ``page.base`` is the live server's URL."""
+    console errors fail the test. ``page.base`` is the live server's URL. ``first_visit``:
+    the browser has not seen the daily page's rules card yet."""
     contexts = []
     errors: list[str] = []
 
-    def make(locale: str = "en-US", viewport: dict | None = None, **kwargs):
+    def make(locale: str = "en-US", viewport: dict | None = None, first_visit: bool = False, **kwargs):
         # The site's Content-Security-Policy forbids eval and inline scripts, which
         # Playwright's wait_for_function and add_script_tag (axe-core) are: tests drive the
         # pages with it bypassed, test_csp.py walks every page with it enforced.
@@ -60,6 +61,10 @@ def new_page(browser, live_server):
         )
         contexts.append(context)
         page = context.new_page()
+        if not first_visit:
+            # The daily page's rules card shows on a browser's first visit only: a test that
+            # is not about it starts as a returning visitor (``first_visit=True`` to see it).
+            page.add_init_script("try { localStorage.setItem('peche:rules-seen', '1'); } catch (_) {}")
         # A test that provokes an error response on purpose lists its text here.
         page.expected_errors = []
         page.on(

@@ -7,19 +7,47 @@ import { fmt } from "./dom.js";
 import * as S from "./state.js";
 import { mount, render } from "./render.js";
 import { createPlayback, finishOnInput } from "./playback.js";
+import { DEFAULT_PACE, PACES, loadPace, savePace } from "../casual/pace.js";
 
 const root = document.getElementById("daily");
+// The pause between two events at the normal pace; the player's pace multiplies it (the
+// casual games' paces: slow, normal, fast, instant), a test's PECHE_STEP_MS replaces it.
+const baseStepMs = Number(root.dataset.stepMs ?? 400);
 const config = {
   date: root.dataset.date,
-  stepMs: Number(window.PECHE_STEP_MS ?? root.dataset.stepMs ?? 400),
+  stepMs: 0,
   pollMs: Number(window.PECHE_POLL_MS ?? root.dataset.pollMs ?? 1000),
 };
-const state = S.createState(config);
-const draw = () => render(root, state);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const playback = createPlayback();
-// A card flies for most of the pause between two events, within what the eye follows.
-const flightMs = Math.min(700, Math.max(120, config.stepMs * 0.8));
+let flightMs = 0;
+function setPace(pace) {
+  config.stepMs = window.PECHE_STEP_MS ?? baseStepMs * (PACES[pace] ?? PACES[DEFAULT_PACE]);
+  // A card flies for most of the pause between two events, within what the eye follows.
+  flightMs = config.stepMs ? Math.min(700, Math.max(120, config.stepMs * 0.8)) : 0;
+}
+const pace = loadPace("daily");
+setPace(pace);
+const state = S.createState(config);
+const draw = () => render(root, state);
+
+// The first visit shows what the game is before anything is asked; dismissed once,
+// remembered in this browser (nothing is stored if the browser refuses).
+const RULES_SEEN = "peche:rules-seen";
+function rulesSeen() {
+  try {
+    return window.localStorage.getItem(RULES_SEEN) === "1";
+  } catch (_) {
+    return false;
+  }
+}
+function onRulesOk() {
+  try {
+    window.localStorage.setItem(RULES_SEEN, "1");
+  } catch (_) { /* shown again next time: no harm */ }
+  S.setRulesCard(state, false);
+  draw();
+}
 
 // Every error the page can meet, as a sentence (the code goes to the console only).
 const MESSAGES = {
@@ -65,6 +93,27 @@ async function loadAttempt() {
   S.setView(state, view);
   draw();
   pollVerification();
+  loadStats();
+}
+
+// A verified ranked game: where it stands today (rank of how many, percentile, streak)
+// and the day's histogram. Asked once per page; a failure only leaves them out.
+let statsAsked = false;
+async function loadStats() {
+  const v = state.view;
+  if (statsAsked || !v || !v.ranked || v.status !== "verified" || !v.result) return;
+  statsAsked = true;
+  try {
+    const [stats, histogram] = await Promise.all([
+      getJSON(`/api/leaderboard/${v.date}/me`),
+      getJSON(`/api/leaderboard/${v.date}/histogram`),
+    ]);
+    S.setStats(state, stats, histogram.bins);
+  } catch (err) {
+    console.warn("no standing for this game", err.code);
+    return;
+  }
+  if (!state.busy) draw();
 }
 
 async function start() {
@@ -78,6 +127,7 @@ async function start() {
     // The page says who is logged in: asking /api/players/me would log a 401 for guests.
     const player = JSON.parse(document.getElementById("player-data").textContent);
     S.setPlayer(state, player);
+    S.setRulesCard(state, !rulesSeen());
     if (!player) {
       draw();
       return;
@@ -133,6 +183,7 @@ async function onAsk(rank) {
   S.endPlayback(state, next);
   draw();
   pollVerification();
+  loadStats();
 }
 
 // A key or a tap while the cards move finishes the motion and the playback; it never asks.
@@ -149,6 +200,7 @@ async function pollVerification() {
       S.setView(state, await getJSON(`/api/attempts/${state.view.id}`));
       draw();
     }
+    loadStats();
   } catch (err) {
     fail(err);
   } finally {
@@ -182,6 +234,12 @@ async function onAgain() {
 }
 
 mount(root, {
+  pace,
+  onPace: (chosen) => {
+    savePace("daily", chosen);
+    setPace(chosen);
+  },
+  onRulesOk,
   onName,
   onAsk,
   onShare,

@@ -17,6 +17,31 @@ export function el(tag, attrs, ...children) {
   return node;
 }
 
+/** A share of players, 0–100, as the reader's language writes numbers ("95,5" in French). */
+export const percentText = (value) => new Intl.NumberFormat(document.documentElement.lang || "en",
+  { maximumFractionDigits: 1 }).format(value);
+
+const pad = (n) => String(n).padStart(2, "0");
+
+/** A wait as HH:MM:SS (the countdowns to the next deal and to the close). */
+export function countdownText(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+}
+
+// A moment in the reader's own timezone, written one way on every page: the ISO day and
+// the 24-hour time, then the zone's short name ("2026-12-04 00:05 UTC+1").
+export function localMoment(iso) {
+  const when = new Date(iso);
+  const lang = document.documentElement.lang || "en";
+  const parts = Object.fromEntries(new Intl.DateTimeFormat("en-CA", {
+    year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
+  }).formatToParts(when).map((p) => [p.type, p.value]));
+  const zone = new Intl.DateTimeFormat(lang, { timeZoneName: "short" }).formatToParts(when)
+    .find((p) => p.type === "timeZoneName");
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}${zone ? " " + zone.value : ""}`;
+}
+
 const ARROWS = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 };
 
 // Roving focus over a row of buttons (a hand, the seats): the arrows move it by one.

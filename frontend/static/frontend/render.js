@@ -4,13 +4,19 @@
 
 import { SUITS, cardLabel, rankLabel, rankOf, suitOf } from "./cards.js";
 import { sideOf } from "./outcome.js";
-import { $, el, fmt, onArrows, onFocusIndex, renderGrowing } from "./dom.js";
+import { $, countdownText, el, fmt, localMoment, percentText, onArrows, onFocusIndex, renderGrowing } from "./dom.js";
+import { renderFigure } from "./histogram.js";
+import { shareText } from "./share.js";
 import { closing, dayClosed, visibleHistory } from "./state.js";
 import { aRank, cardFace, eventText, historyText, renderBacks, renderBucket } from "./table.js";
 
 export { eventText };  // the tests read the page's sentences through this module
 
 export function mount(root, handlers) {
+  $(root, "#rules-ok").addEventListener("click", () => handlers.onRulesOk());
+  const pace = $(root, "#pace");
+  pace.value = handlers.pace;
+  pace.addEventListener("change", () => handlers.onPace(pace.value));
   $(root, "#name-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     handlers.onName($(root, "#name-input").value.trim());
@@ -26,24 +32,6 @@ export function mount(root, handlers) {
   onArrows(hand, handlers.onMove);
   $(root, "#share").addEventListener("click", () => handlers.onShare($(root, "#share-text").textContent));
   $(root, "#again").addEventListener("click", () => handlers.onAgain());
-}
-
-function pad(n) {
-  return String(n).padStart(2, "0");
-}
-
-export function countdownText(ms) {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
-}
-
-export function shareText(state) {
-  const v = state.view;
-  const o = v.outcome;
-  let text = fmt(gettext("Pêche %(date)s: %(mine)s–%(theirs)s pairs, %(score)s points in %(asks)s asks"),
-    { date: v.date, mine: o.counts[0], theirs: o.counts[1], score: o.score, asks: o.asks[0] });
-  if (v.result && v.result.rank) text += " · " + fmt(gettext("rank %(rank)s"), { rank: v.result.rank });
-  return text + " " + location.origin + "/daily/";
 }
 
 let shownAttempt = null;  // a newly shown attempt takes the focus to its hand
@@ -135,6 +123,60 @@ function renderLog(root, state) {
   log.setAttribute("aria-live", "polite");
 }
 
+// Where a verified ranked game stands today, once the day's figures have come.
+function renderStanding(root, state) {
+  const v = state.view;
+  const stats = v.ranked && v.status === "verified" ? state.stats : null;
+  const ranked = Boolean(stats && stats.rank);
+  const rank = $(root, "#end-rank");
+  $(root, "#end-rank-term").hidden = rank.hidden = !ranked;
+  if (ranked) rank.textContent = fmt(gettext("%(rank)s of %(players)s"), stats);
+  const streak = $(root, "#end-streak");
+  $(root, "#end-streak-term").hidden = streak.hidden = !ranked;
+  if (ranked) {
+    streak.textContent = fmt(ngettext("%(streak)s day in a row", "%(streak)s days in a row", stats.streak), stats)
+      + " · " + fmt(gettext("best %(best_streak)s"), stats);
+  }
+  const percentile = $(root, "#end-percentile");
+  percentile.hidden = !(ranked && stats.percentile !== null && stats.percentile !== undefined);
+  if (!percentile.hidden) {
+    percentile.textContent = fmt(gettext("Better than %(percent)s % of today's players."), { percent: percentText(stats.percentile) });
+  }
+  const figure = $(root, "#end-histogram");
+  if (stats && state.bins) renderFigure(figure, state.bins, ranked ? stats.score : null);
+  else figure.hidden = true;
+  // The deal stays secret until the day closes: then the lessons of your game and every
+  // public replay open (the moment in the reader's own timezone).
+  const replays = $(root, "#end-replays");
+  const opensAt = v.ranked && state.challenge ? state.challenge.reveals_at : null;
+  replays.hidden = !(opensAt && v.status === "verified" && v.result);
+  if (!replays.hidden) {
+    const open = Date.parse(opensAt) <= state.now;
+    const link = el("a", { href: `/replays/${v.id}/` }, open ? gettext("See your replay and its lessons")
+      : gettext("Your replay will be there"));
+    replays.replaceChildren(open ? gettext("The deal is public: replays and lessons are open.")
+      : fmt(gettext("Lessons and public replays open when the day closes, at %(time)s."), { time: localMoment(opensAt) }),
+    " ", link);
+  }
+}
+
+function statusText(v) {
+  if (!v.ranked) return gettext("Practice game: not ranked.");
+  if (v.status === "verified" && v.result) {
+    const r = v.result;
+    if (r.disqualified) {
+      return r.reason ? fmt(gettext("Disqualified by a reviewer: %(reason)s"), r) : gettext("Disqualified by a reviewer.");
+    }
+    if (r.held) {
+      return fmt(gettext("Under review: your score of %(score)s is provisional and is not ranked until a reviewer clears it."),
+        r);
+    }
+    return r.rank ? fmt(gettext("Verified: rank %(rank)s."), r) : gettext("Verified.");
+  }
+  if (v.status === "rejected") return gettext("Rejected by the verification.");
+  return gettext("Verifying your game…");
+}
+
 function renderEnd(root, state) {
   const v = state.view;
   const panel = $(root, "#end");
@@ -150,16 +192,14 @@ function renderEnd(root, state) {
   $(root, "#end-score").textContent = o.score;
   $(root, "#end-pairs").textContent = fmt(gettext("%(mine)s to %(theirs)s"), { mine: o.counts[0], theirs: o.counts[1] });
   $(root, "#end-asks").textContent = o.asks[0];
-  let status;
-  if (!v.ranked) status = gettext("Practice game: not ranked.");
-  else if (v.status === "verified" && v.result) {
-    status = v.result.rank ? fmt(gettext("Verified: rank %(rank)s."), { rank: v.result.rank }) : gettext("Verified.");
-  } else if (v.status === "rejected") status = gettext("Rejected by the verification.");
-  else status = gettext("Verifying your game…");
   const statusNode = $(root, "#end-status");
-  statusNode.textContent = status;
-  statusNode.dataset.status = v.status;
-  $(root, "#share-text").textContent = shareText(state);
+  statusNode.textContent = statusText(v);
+  statusNode.dataset.status = v.result && v.result.held ? "held" : v.status;
+  renderStanding(root, state);
+  const stats = v.ranked && v.status === "verified" ? state.stats : null;
+  $(root, "#share-text").textContent = shareText({
+    date: v.date, score: o.score, history: v.history, stats, url: location.origin + "/daily/",
+  });
   $(root, "#share-done").textContent = state.shared === "copied" ? gettext("Copied to the clipboard.")
     : state.shared === "shared" ? gettext("Shared.") : "";
   if (state.shared === "select") {
@@ -194,9 +234,13 @@ function renderClose(root, state) {
 }
 
 export function render(root, state) {
+  const card = $(root, "#rules-card");
+  const cardWasHidden = card.hidden;
+  card.hidden = !state.rulesCard;
+  if (cardWasHidden && !card.hidden) $(root, "#rules-ok").focus();
   const prompt = $(root, "#name-prompt");
   const promptWasHidden = prompt.hidden;
-  prompt.hidden = !state.needsName;
+  prompt.hidden = !state.needsName || state.rulesCard;
   if (promptWasHidden && !prompt.hidden) $(root, "#name-input").focus();
   const errorNode = $(root, "#error");
   errorNode.textContent = state.error || "";
@@ -205,7 +249,7 @@ export function render(root, state) {
   noticeNode.textContent = state.notice || "";
   noticeNode.hidden = !state.notice;
   const v = state.view;
-  $(root, "#table").hidden = !v;
+  $(root, "#table").hidden = !v || state.rulesCard;
   $(root, "#close-notice").hidden = true;
   if (!v) return;
   $(root, "#mode").textContent = v.ranked ? fmt(gettext("Daily challenge of %(date)s"), { date: v.date })

@@ -23,12 +23,23 @@ export function createState(config) {
     error: null,                // a message key for the error line
     now: Date.now(),
     shared: null,               // "shared" | "copied" after the share button
+    rulesCard: false,           // the first visit's rules card is up
+    stats: null,                // the day's /api/leaderboard/<date>/me once verified
+    bins: null,                 // the day's histogram bins, with stats
   };
 }
 
 export function setPlayer(state, player) {
   state.player = player;
   state.needsName = !player;
+}
+
+export const setRulesCard = setField("rulesCard");
+
+/** Where the finished ranked game stands: the /me answer and the day's histogram. */
+export function setStats(state, stats, bins) {
+  state.stats = stats;
+  state.bins = bins;
 }
 
 export const setChallenge = setField("challenge");
