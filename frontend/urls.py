@@ -12,4 +12,5 @@ urlpatterns = [
     path("me/", views.me, name="me"),
     path("players/<int:player_id>/", views.player, name="player"),
     path("replays/<int:attempt_id>/", views.replay, name="replay"),
+    path("rules/", views.rules, name="rules"),
 ]

@@ -22,6 +22,8 @@ from leaderboard import caching
 from leaderboard import selectors as board
 from leaderboard.models import Result
 
+from . import how_to_play
+
 PAGE_SIZE = 50
 ARCHIVE_DAYS = 30
 
@@ -249,3 +251,9 @@ def replay(request, attempt_id: int):
             "player": viewer,
         },
     )
+
+
+def rules(request):
+    """How to play: the rules in the page's language, with a worked example that the
+    rules engine plays (frontend/how_to_play.py)."""
+    return render(request, "frontend/rules.html", how_to_play.context())
