@@ -12,7 +12,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from config.throttling import admin_login_refused
+from config.throttling import admin_login_refused, login_failed
 
 from .models import DailyChallenge, Player, Review
 
@@ -21,9 +21,12 @@ admin.site.login_template = "admin/peche_login.html"
 
 
 class ThrottledAdminLoginForm(AdminAuthenticationForm):
-    """The admin's log-in with a limit per client IP and per username (config/throttling.py):
-    Django's own has none, and a staff password guards today's cards. Past the limit even
-    the right password is refused, with a message saying so and how long to wait."""
+    """The admin's log-in with a limit per client address and per address and username
+    (config/throttling.py): Django's own has none, and a staff password guards today's
+    cards. Past the limit even the right password is refused from that address, with a
+    message saying so and how long to wait; never for a username from everywhere, so
+    guessers cannot lock the staff out. Wrong passwords are counted per username, and a
+    burst is logged with the addresses."""
 
     def clean(self):
         username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
@@ -32,12 +35,16 @@ class ThrottledAdminLoginForm(AdminAuthenticationForm):
             if wait is not None:
                 minutes = max(1, -(-wait // 60))
                 raise ValidationError(
-                    "Too many log-in attempts from this address or for this username. "
-                    "Try again in %(minutes)d minute%(s)s.",
+                    "Too many log-in attempts from this address. Try again in %(minutes)d minute%(s)s.",
                     code="throttled",
                     params={"minutes": minutes, "s": "" if minutes == 1 else "s"},
                 )
-        return super().clean()
+        try:
+            return super().clean()
+        except ValidationError as refused:
+            if username is not None and password and getattr(refused, "code", None) == "invalid_login":
+                login_failed("admin_logins", self.request, username)
+            raise
 
 
 admin.site.login_form = ThrottledAdminLoginForm

@@ -9,7 +9,7 @@ import secrets
 from django.conf import settings
 from django.contrib.auth import login, logout, update_session_auth_hash
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import exceptions, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
@@ -19,7 +19,8 @@ from config import openapi as doc
 from config.cache import FAILED as REDIS_FAILED
 from config.errors import ApiError
 from config.inputs import Choice, Input, Text, Whole, parsed
-from config.throttling import AskThrottle, LoginThrottle, PlayerCreateThrottle
+from config.throttling import AskThrottle, LoginThrottle, PlayerCreateThrottle, login_failed, login_name_refused
+from games.rules.base import DomainError
 from games.rules.cards import RANKS
 
 from . import selectors, services
@@ -155,7 +156,17 @@ class LoginView(APIView):
     )
     def post(self, request):
         body = parsed(LoginIn, request)
-        player = services.player_authenticate(name=body["name"], password=body["password"])
+        # Per address (LoginThrottle) and per address and name; never per name alone
+        # (config/throttling.py): guessers must not lock a player out.
+        wait = login_name_refused("logins", request, body["name"])
+        if wait is not None:
+            raise exceptions.Throttled(wait)
+        try:
+            player = services.player_authenticate(name=body["name"], password=body["password"])
+        except DomainError as refused:
+            if refused.code == "bad_login":
+                login_failed("logins", request, body["name"])
+            raise
         try:
             login(request._request, player.user, backend=PLAYER_BACKEND)
         except REDIS_FAILED:  # ending the session of another player the browser had

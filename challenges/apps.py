@@ -26,3 +26,7 @@ class ChallengesConfig(AppConfig):
                 parse_rate(rate)
             except ValueError as exc:
                 raise ImproperlyConfigured(f"RATE_LIMIT_{scope.upper()}: {exc}") from None
+        try:
+            parse_rate(settings.LOGIN_FAILURE_BURST)
+        except ValueError as exc:
+            raise ImproperlyConfigured(f"LOGIN_FAILURE_BURST: {exc}") from None

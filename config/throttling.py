@@ -155,17 +155,94 @@ class AskThrottle(WindowThrottle):
 
 
 class LoginThrottle(WindowThrottle):
-    """Password log-ins per client IP."""
+    """Password log-ins per client IP (the API's; per IP and name: ``login_name_refused``)."""
 
     scope = "logins"
 
 
-def admin_login_refused(request, username: str) -> int | None:
-    """The admin's log-in, limited per client IP and per username tried (a name guessed
-    from many addresses): None if it may go on, else the seconds to wait. Every try
-    counts, the right password included: past the limit it is refused too."""
+# --- log-ins: per address, per address and name, never per name alone -------------------
+#
+# A limit per username alone is a lock-out anyone can trigger: 30 wrong passwords from 3
+# addresses locked the real staff account for an hour, from everywhere (issue 27). So a
+# log-in is limited per client address (one address trying many names) and per address
+# and name (one address guessing one name); the right password from an address that has
+# not been guessing gets in. Failures per name across addresses are only counted, to log a
+# burst at WARNING with the addresses it came from: a guesser with many addresses is an
+# operator's matter (block them at the proxy), not a reason to refuse the name's owner.
+# Not even a delay per name: a sleeping sync worker is one the guessers would hold.
+
+
+def _name_ident(username: str) -> str:
+    """A name as counters key it: case and surrounding spaces ignored, nothing of it kept."""
+    return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
+
+
+def _waited(*waits: int | None) -> int | None:
+    counted = [w for w in waits if w is not None]
+    return max(counted) if counted else None
+
+
+def login_name_refused(scope: str, request, username: str) -> int | None:
+    """One try at a password log-in, counted per client address and name (``scope``_name):
+    None if it may go on, else the seconds to wait. Every try counts, the right password
+    included (a guesser's last try is the right one). The API's per-address count is
+    LoginThrottle's."""
     address = BaseThrottle().get_ident(request)
-    name = hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
-    tries = [hit("admin_logins", f"ip:{address}"), hit("admin_logins_user", f"user:{name}")]
-    waits = [w for w in tries if w is not None]
-    return max(waits) if waits else None
+    return hit(f"{scope}_name", f"ip:{address}:user:{_name_ident(username)}")
+
+
+def admin_login_refused(request, username: str) -> int | None:
+    """The admin's log-in (staff passwords guard today's cards): per client address and
+    per address and username."""
+    address = BaseThrottle().get_ident(request)
+    return _waited(hit("admin_logins", f"ip:{address}"), login_name_refused("admin_logins", request, username))
+
+
+# The addresses of each name's recent failures, when the cache cannot keep them.
+_FAILED_FROM: dict[str, list[str]] = {}
+_FAILED_FROM_MAX = 10_000
+_ADDRESSES_KEPT = 20  # per name: enough to act on, bounded whatever the guessers do
+
+
+def login_failed(scope: str, request, username: str) -> None:
+    """A wrong password (or unknown name) at a log-in. Failures for one name from every
+    address are counted over LOGIN_FAILURE_BURST ("N/period"); the Nth, 2Nth, … within a
+    window logs a WARNING with the name and the addresses they came from."""
+    burst = parse_rate(getattr(settings, "LOGIN_FAILURE_BURST", None))
+    if burst is None:
+        return
+    threshold, period = burst
+    address = BaseThrottle().get_ident(request) or "?"
+    key = f"lf:{scope}:{_name_ident(username)}"
+    try:
+        count, _ = _bump(key, period)
+    except Exception:
+        count, _ = _bump_here(key, period)
+    addresses = _remember_address(f"{key}:from", address, period)
+    if count % threshold == 0:
+        log.warning(
+            "login failures burst scope=%s username=%r failures=%d period=%ds addresses=%s",
+            scope,
+            username.strip()[:64],
+            count,
+            period,
+            ",".join(addresses),
+        )
+
+
+def _remember_address(key: str, address: str, period: int) -> list[str]:
+    """The name's failing addresses so far in this window (best effort: a lost update
+    under a race drops an address from a log line, nothing else)."""
+    try:
+        seen = cache.get(key) or []
+    except Exception:
+        seen = _FAILED_FROM.get(key, [])
+    if address not in seen and len(seen) < _ADDRESSES_KEPT:
+        seen = [*seen, address]
+        try:
+            cache.set(key, seen, timeout=period)
+        except Exception:
+            if len(_FAILED_FROM) >= _FAILED_FROM_MAX:
+                _FAILED_FROM.clear()
+            _FAILED_FROM[key] = seen
+    return seen

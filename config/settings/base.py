@@ -250,12 +250,14 @@ RATE_LIMITS = {
     "players": os.environ.get("RATE_LIMIT_PLAYERS", "30/hour"),
     # Asks per player (a whole game is a few dozen asks).
     "asks": os.environ.get("RATE_LIMIT_ASKS", "600/minute"),
-    # Password log-ins per client IP: guessing a password takes many tries.
+    # Password log-ins per client IP, and per client IP and name: guessing a password takes
+    # many tries. Never per name alone: that would lock the name's owner out from
+    # everywhere (config/throttling.py, login_name_refused).
     "logins": os.environ.get("RATE_LIMIT_LOGINS", "20/hour"),
-    # The admin's log-ins (staff passwords guard today's cards), per client IP and per
-    # username tried: a name guessed from many addresses is stopped too.
+    "logins_name": os.environ.get("RATE_LIMIT_LOGINS_NAME", "10/hour"),
+    # The admin's log-ins (staff passwords guard today's cards), the same way.
     "admin_logins": os.environ.get("RATE_LIMIT_ADMIN_LOGINS", "10/hour"),
-    "admin_logins_user": os.environ.get("RATE_LIMIT_ADMIN_LOGINS_USER", "20/hour"),
+    "admin_logins_name": os.environ.get("RATE_LIMIT_ADMIN_LOGINS_NAME", "5/hour"),
     # Browsers without a player starting casual games, per client IP: not sign-ups (no
     # name, no login), and a classroom behind one address has dozens of them.
     "casual_owners": os.environ.get("RATE_LIMIT_CASUAL_OWNERS", "600/hour"),
@@ -263,6 +265,9 @@ RATE_LIMITS = {
     "device_codes": os.environ.get("RATE_LIMIT_DEVICE_CODES", "10/hour"),
     "device_code_tries": os.environ.get("RATE_LIMIT_DEVICE_CODE_TRIES", "20/hour"),
 }
+# Failed log-ins for one name from any address: each Nth within the period is logged at
+# WARNING with the addresses (a burst of guesses; nothing is refused for it). "off": none.
+LOGIN_FAILURE_BURST = os.environ.get("LOGIN_FAILURE_BURST", "10/hour")
 # Bodies of the API are tiny; anything larger is refused before parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024
 
