@@ -59,6 +59,8 @@ def site_pages(page, name: str):
     yield "leaderboard", page
     page.goto(base + "/daily/archive/")
     yield "archive", page
+    page.goto(base + "/rules/")
+    yield "rules", page
     page.goto(base + "/me/")  # a player: their own page
     yield "me", page
     page.goto(base + "/kitten/")
