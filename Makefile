@@ -42,12 +42,14 @@ run: install messages
 	$(BIN)/python manage.py ensure_challenges
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-# Debian's Chromium for the browser tests (Playwright cannot download browsers here),
-# libfaketime for the test that runs a server through midnight, and axe-core (pinned in
+# Debian's Chromium for the browser tests (Playwright cannot download browsers here), its
+# CJK and emoji fonts, libfaketime for the test that runs a server through midnight, and axe-core (pinned in
 # package-lock.json) for the accessibility test.
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium fonts-noto-cjk)
 	@command -v faketime >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq faketime)
+	@# The daily share's squares (🟩🟦⬜) are emoji: without a colour font, screenshots show boxes.
+	@fc-list 2>/dev/null | grep -q "Noto Color Emoji" || (apt-get update -qq && apt-get install -y -qq fonts-noto-color-emoji)
 
 # Debian's nginx: scripts/stack puts it in front of gunicorn, and the stack and proxy tests
 # (tests/test_ops_proxy.py) run through it, each with a config and pid of its own. Where

@@ -2,9 +2,14 @@
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
 
+    .venv/bin/python scripts/screenshots.py --review /tmp/shots   # every page to look at
+
 Starts its own server on a fresh SQLite database (nothing of yours is touched), lets a few
 players finish the day's game through the API so the leaderboard has rows, plays part of
-a game in the browser, and saves the daily table (desktop and phone) and the leaderboard.
+a game in the browser, and saves the daily table (desktop and phone), a finished game's end
+panel, the home page and the leaderboard. ``--review`` saves instead the pages a newcomer
+meets (home, the rules card, the daily table, the end panel, the leaderboard, How to play)
+in each language at phone and desktop sizes, whole pages, to look at before a UI is done.
 """
 
 from __future__ import annotations
@@ -65,9 +70,78 @@ def finish_games(base: str, names: list[str]) -> None:
             )
 
 
+# A returning visitor (no rules card) whose cards move fast.
+RETURNING = "window.PECHE_STEP_MS = 5; localStorage.setItem('peche:rules-seen', '1');"
+VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+LOCALES = {"en": "en-US", "fr": "fr-FR", "de": "de-DE", "ja": "ja-JP"}
+
+
+def finish_in_browser(page) -> None:
+    """Plays the page's game to its end (the focused card each turn), until the end
+    panel shows where the game stands."""
+    while True:
+        page.wait_for_function(
+            "document.querySelector('#turn').dataset.turn === 'player' || !document.querySelector('#end').hidden"
+        )
+        if page.locator("#end").is_visible():
+            break
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.querySelector('#turn').dataset.turn !== 'busy'")
+    page.wait_for_selector("#end-rank:not([hidden])", timeout=20000)
+    page.wait_for_timeout(300)
+
+
+def review(browser, base: str, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for lang, locale in LOCALES.items():
+        for size, viewport in VIEWPORTS.items():
+            context = browser.new_context(
+                viewport=viewport,
+                locale=locale,
+                device_scale_factor=1,
+                extra_http_headers={"Accept-Language": locale},
+                bypass_csp=True,  # the waits below evaluate scripts; the CSP is tested in tests/browser
+            )
+            page = context.new_page()
+            page.add_init_script("window.PECHE_STEP_MS = 5;")
+
+            def shot(name: str) -> None:
+                page.screenshot(path=str(out / f"{name}-{lang}-{size}.png"), full_page=True)
+
+            page.goto(base + "/")
+            shot("home-guest")
+            page.goto(base + "/daily/")
+            page.wait_for_selector("#rules-ok:focus")
+            shot("daily-rules-card")
+            page.click("#rules-ok")
+            page.wait_for_selector("#name-input:focus")
+            shot("daily-prompt")
+            page.fill("#name-input", f"Look {lang} {size}")
+            page.press("#name-input", "Enter")
+            page.wait_for_selector("#hand button:focus")
+            for _ in range(6):
+                page.wait_for_function("document.querySelector('#turn').dataset.turn === 'player'")
+                page.keyboard.press("Enter")
+                page.wait_for_function("document.querySelector('#turn').dataset.turn !== 'busy'")
+            shot("daily-table")
+            page.goto(base + "/")
+            shot("home-playing")
+            page.goto(base + "/daily/")
+            finish_in_browser(page)
+            shot("daily-end")
+            page.goto(base + "/")
+            shot("home-done")
+            page.goto(base + "/leaderboard/")
+            shot("leaderboard")
+            page.goto(base + "/rules/")
+            shot("rules")
+            context.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--review", type=Path, help="every page a newcomer meets, each language and size, into this folder")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     from playwright.sync_api import sync_playwright
@@ -101,6 +175,10 @@ def main() -> None:
             finish_games(base, ["Camille", "Haruto", "Lena", "Noah", "Inès", "Yuki", "Jonas", "Zoé"])
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                if args.review:
+                    review(browser, base, args.review)
+                    browser.close()
+                    return
                 for name, viewport, locale in (
                     ("daily-desktop", {"width": 1280, "height": 800}, "fr-FR"),
                     ("daily-phone", {"width": 390, "height": 844}, "en-US"),
@@ -111,7 +189,7 @@ def main() -> None:
                         device_scale_factor=1,
                         extra_http_headers={"Accept-Language": locale},
                     ).new_page()
-                    page.add_init_script("window.PECHE_STEP_MS = 5;")
+                    page.add_init_script(RETURNING)
                     page.goto(base + "/daily/")
                     page.fill("#name-input", f"Photo {name[-5:]}")
                     page.press("#name-input", "Enter")
@@ -125,6 +203,11 @@ def main() -> None:
                     if name == "daily-desktop":
                         page.goto(base + "/leaderboard/")
                         page.screenshot(path=str(args.out / "leaderboard.png"))
+                    else:
+                        finish_in_browser(page)
+                        page.locator("#end").screenshot(path=str(args.out / "end-phone.png"))
+                        page.goto(base + "/")
+                        page.screenshot(path=str(args.out / "home-phone.png"))
                 browser.close()
         finally:
             server.terminate()

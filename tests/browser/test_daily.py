@@ -202,7 +202,9 @@ def test_full_game_with_the_keyboard_only(new_page, request):
     assert page.text_content("#end-asks") == str(asks)
     page.wait_for_selector("#end-status[data-status=verified]", timeout=20000)
     assert re.fullmatch(r"Verified: rank 1\.", page.text_content("#end-status"))
-    assert f"{outcome['score']} points in {asks} asks" in page.text_content("#share-text")
+    share = page.text_content("#share-text")
+    assert share.splitlines()[0].endswith(f": {outcome['score']} points")
+    assert sum(share.count(square) for square in "🟩🟦⬜") == asks  # a square an ask
     assert re.search(r"Next deal in \d\d:\d\d:\d\d", page.text_content("#countdown"))
     assert page.get_attribute("#leaderboard-link", "href") == f"/leaderboard/{attempt.challenge.date.isoformat()}/"
     screenshot(page, "daily-desktop-verified")
