@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,6 +92,10 @@ def finish_in_browser(page) -> None:
     page.wait_for_timeout(300)
 
 
+def whole_page(page, out: Path, suffix: str, name: str) -> None:
+    page.screenshot(path=str(out / f"{name}-{suffix}.png"), full_page=True)
+
+
 def review(browser, base: str, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for lang, locale in LOCALES.items():
@@ -104,9 +109,7 @@ def review(browser, base: str, out: Path) -> None:
             )
             page = context.new_page()
             page.add_init_script("window.PECHE_STEP_MS = 5;")
-
-            def shot(name: str) -> None:
-                page.screenshot(path=str(out / f"{name}-{lang}-{size}.png"), full_page=True)
+            shot = partial(whole_page, page, out, f"{lang}-{size}")
 
             page.goto(base + "/")
             shot("home-guest")
@@ -141,7 +144,9 @@ def review(browser, base: str, out: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    parser.add_argument("--review", type=Path, help="every page a newcomer meets, each language and size, into this folder")
+    parser.add_argument(
+        "--review", type=Path, help="every page a newcomer meets, each language and size, into this folder"
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     from playwright.sync_api import sync_playwright
