@@ -90,3 +90,28 @@ def public_replay(*, attempt_id: int, user) -> Attempt | None:
     if not attempt.challenge.is_revealed(timezone.now()) and not getattr(user, "is_superuser", False):
         return None
     return attempt
+
+
+def challenge_of_day(*, day: dt.date, game: str) -> DailyChallenge | None:
+    """The day's challenge if it has been made (``ensure_challenges`` makes them ahead)."""
+    return DailyChallenge.objects.filter(date=day, game=game).first()
+
+
+def ranked_attempt(*, player, challenge: DailyChallenge) -> Attempt | None:
+    """The player's ranked game of that day, with its result if verified."""
+    return Attempt.objects.select_related("result").filter(player=player, challenge=challenge, ranked=True).first()
+
+
+def pending_replay(*, attempt_id: int, player) -> Attempt | None:
+    """The player's own verified ranked game whose day is still secret: its replay opens
+    at ``challenge.reveals_at`` (the page says when, rather than "not found")."""
+    if player is None:
+        return None
+    attempt = (
+        Attempt.objects.select_related("challenge")
+        .filter(pk=attempt_id, player=player, ranked=True, status=Attempt.Status.VERIFIED)
+        .first()
+    )
+    if attempt is None or attempt.challenge.is_revealed(timezone.now()):
+        return None
+    return attempt

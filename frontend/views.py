@@ -17,6 +17,7 @@ from challenges.auth import current_player
 from challenges.models import Player
 from challenges.services import DAILY_GAME
 from games.rules.lessons import lessons
+from games.web import selectors as casual
 from games.rules.registry import engine
 from leaderboard import caching
 from leaderboard import selectors as board
@@ -44,8 +45,38 @@ def _day_or_404(text: str) -> dt.date:
     return day
 
 
+def _today_status(player, challenge) -> dict[str, Any]:
+    """Where the visitor stands with today's deal: not started, playing (asks so far), or
+    finished (verifying; ranked with score, rank, players and streak; under review)."""
+    attempt = selectors.ranked_attempt(player=player, challenge=challenge) if player and challenge else None
+    if attempt is None:
+        return {"state": "new"}
+    if attempt.status == attempt.Status.PLAYING:
+        return {"state": "playing", "asks": len(attempt.moves), "day_closed": challenge.is_revealed(timezone.now())}
+    result = getattr(attempt, "result", None)
+    if attempt.status != attempt.Status.VERIFIED or result is None:
+        return {"state": "verifying" if attempt.status == attempt.Status.VERIFYING else "rejected"}
+    return {"state": "done", "score": result.score, "asks": result.asks, **board.standing(result)}
+
+
 def home(request):
-    return render(request, "frontend/home.html", {"today": days.today(), "player": current_player(request)})
+    """The hub: today's deal and where you stand in it, the next deal, your casual games."""
+    player = current_player(request)
+    today = days.today()
+    challenge = selectors.challenge_of_day(day=today, game=DAILY_GAME)
+    owner = casual.owner_of_visitor(player=player, session=getattr(request, "session", None))
+    return render(
+        request,
+        "frontend/home.html",
+        {
+            "today": today,
+            "player": player,
+            "next_deal": days.closes_at(today),
+            "status": _today_status(player, challenge),
+            "tallies": {game: casual.casual_tally(owner=owner, game=game) for game in ("kitten", "gofish")},
+            "played_casual": owner is not None,
+        },
+    )
 
 
 def daily(request, date: str | None = None):
@@ -74,32 +105,6 @@ def archive(request):
         if today - dt.timedelta(days=n) >= settings.FIRST_DAY
     ]
     return render(request, "frontend/archive.html", {"today": today, "past": past})
-
-
-def _histogram(bins: list[dict]) -> dict | None:
-    """Bar geometry for an inline SVG (viewBox 0 0 300 120; bars in a 280×90 plot)."""
-    if not bins:
-        return None
-    low, high = min(b["score"] for b in bins), max(b["score"] for b in bins)
-    top = max(b["count"] for b in bins)
-    while (high - low) // 30 + 1 < 9:  # a few empty slots either side: no single giant bar
-        low, high = low - 30, high + 30
-    slots = (high - low) // 30 + 1  # scores move by 30 points per pair of difference
-    width = 280 / slots
-    bars = []
-    for b in bins:
-        h = 90 * b["count"] / top
-        bars.append(
-            {
-                "x": round(10 + (b["score"] - low) // 30 * width + width * 0.1, 2),
-                "w": round(max(width * 0.8, 1), 2),
-                "y": round(100 - h, 2),
-                "h": round(h, 2),
-                "score": b["score"],
-                "count": b["count"],
-            }
-        )
-    return {"bars": bars, "low": low, "high": high, "top": top}
 
 
 def _row(entry: dict) -> dict:
@@ -150,7 +155,11 @@ def leaderboard(request, date: str):
         "pages": pages,
         "player": player,
         "mine": mine,
-        "histogram": _histogram(board.score_histogram(challenge_id=challenge.pk)),
+        # Drawn by histogram.js, as on the daily game's end panel; ``mine`` marks the viewer's bar.
+        "histogram": {
+            "bins": board.score_histogram(challenge_id=challenge.pk),
+            "mine": mine["score"] if mine else None,
+        },
         "previous_day": day - dt.timedelta(days=1) if day > settings.FIRST_DAY else None,
         "next_day": day + dt.timedelta(days=1) if day < today else None,
     }
@@ -225,9 +234,13 @@ def replay(request, attempt_id: int):
     """A finished day's game face up, step by step, with the opponent's reasons; the
     player's own replay also marks the asks where the table offered better."""
     attempt = selectors.public_replay(attempt_id=attempt_id, user=request.user)
-    if attempt is None:
-        raise Http404("no replay of this game (yet)")
     viewer = current_player(request)
+    if attempt is None:
+        pending = selectors.pending_replay(attempt_id=attempt_id, player=viewer)
+        if pending is None:
+            raise Http404("no replay of this game (yet)")
+        # Your own game, its deal still secret: the page says when it opens.
+        return render(request, "frontend/replay_pending.html", {"attempt": pending, "player": viewer})
     mine = viewer is not None and viewer.pk == attempt.player_id
     found = lessons(attempt.challenge.seed, list(attempt.moves)) if mine else []
     game = engine(attempt.challenge.game)
