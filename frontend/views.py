@@ -17,8 +17,8 @@ from challenges.auth import current_player
 from challenges.models import Player
 from challenges.services import DAILY_GAME
 from games.rules.lessons import lessons
-from games.web import selectors as casual
 from games.rules.registry import engine
+from games.web import selectors as casual
 from leaderboard import caching
 from leaderboard import selectors as board
 from leaderboard.models import Result
