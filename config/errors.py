@@ -118,8 +118,49 @@ class DatabaseUnavailableMiddleware:
         return None
 
 
+# What the app reads of a refused body before answering. The client is still sending it, and
+# a server that closes its socket with unread data resets the connection: the reset took
+# the JSON 413 with it (16-256 KiB bodies through nginx came back as a 413 cut short, and
+# gunicorn alone a 413 then ECONNRESET). Read and dropped, the body leaves nothing unread
+# and the answer arrives whole. nginx sends at most its client_max_body_size (256 KiB) and
+# answers larger bodies itself; 1 MiB covers that with room, and bounds what a client
+# talking to gunicorn directly can make a worker read (past it, its answer may be lost).
+REFUSED_BODY_DRAIN = 1024 * 1024
+
+
+def _refusal(request, status: int, code: str, detail: str) -> JsonResponse:
+    """A refusal of the body itself, the body read and dropped first (REFUSED_BODY_DRAIN),
+    with its Content-Length: never chunked, so a proxy cannot pass it on cut short."""
+    _drain(request, status)
+    response = JsonResponse({"error": code, "detail": detail}, status=status)
+    response["Content-Length"] = str(len(response.content))
+    return response
+
+
+def _drain(request, status: int) -> None:
+    try:
+        if status == 411:  # chunked: only the server's own stream knows where the body ends
+            stream = request.environ["wsgi.input"]
+            if not getattr(stream, "__module__", "").startswith("gunicorn"):
+                return  # runserver's stream is limited to the (absent) Content-Length: nothing to read
+            left = REFUSED_BODY_DRAIN
+        else:
+            stream = request._stream  # limited to the Content-Length
+            left = min(int(request.META.get("CONTENT_LENGTH") or 0), REFUSED_BODY_DRAIN)
+        while left > 0:
+            chunk = stream.read(min(left, 65536))
+            if not chunk:
+                return
+            left -= len(chunk)
+    except Exception:  # a client gone, a stream shorter than it said: nothing more to read
+        return
+
+
 class BodySizeLimitMiddleware:
-    """Refuse oversized API bodies before anyone reads them (DRF parsers read the raw stream)."""
+    """Refuse oversized API bodies before anyone parses them (DRF parsers read the raw
+    stream): 413 ``too_large``, as nginx answers above its own limit (config/nginx.conf.template),
+    and chunked bodies 411 ``length_required``, as nginx does too: one answer with the proxy
+    and without it (docs/reliability.md)."""
 
     def __init__(self, get_response):
         from django.conf import settings
@@ -132,12 +173,11 @@ class BodySizeLimitMiddleware:
             # A chunked body has no Content-Length, and WSGI apps (Django's request, under
             # gunicorn and runserver alike) then read it as empty: `missing_field` for a
             # body that was sent. Refused, saying what to do instead.
-            return JsonResponse(
-                {
-                    "error": "length_required",
-                    "detail": "send the body with a Content-Length (chunked bodies are not accepted)",
-                },
-                status=411,
+            return _refusal(
+                request,
+                411,
+                "length_required",
+                "send the body with a Content-Length (chunked bodies are not accepted)",
             )
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
@@ -146,7 +186,7 @@ class BodySizeLimitMiddleware:
         if length < 0:
             return JsonResponse({"error": "bad_request", "detail": "bad Content-Length"}, status=400)
         if length > self.limit:
-            return JsonResponse({"error": "too_large", "detail": "the request body is too large"}, status=413)
+            return _refusal(request, 413, "too_large", "the request body is too large")
         return self.get_response(request)
 
 

@@ -232,7 +232,9 @@ SPECTACULAR_SETTINGS = {
         "time, verified results and leaderboards. Every error is "
         '`{"error": code, "detail": text}`. API clients send `Authorization: Token <token>` '
         "(the token comes from `POST /api/players`); browsers use the session cookie. A body is "
-        'sent with its `Content-Length`: a chunked one is refused, `411 {"error": "length_required"}`.'
+        "sent with its `Content-Length` and is at most 16 KiB: a chunked one is refused, "
+        '`411 {"error": "length_required"}`, and a larger one `413 {"error": "too_large"}`, '
+        "at every size and whether or not a proxy is in front."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
