@@ -1,7 +1,7 @@
 """How to play (/rules/): which language's text to show, and the worked example.
 
 The example is the start of a real Pêche game: a chosen deck, dealt and played by the rules
-engine itself, so the cards the page draws are the engine's and cannot drift from RULES.md.
+engine itself, so the cards the page draws are the engine's and cannot drift from docs/rules.md.
 The prose that tells it (one template per language) is checked against the same game by
 tests/test_rules_page.py.
 """
@@ -22,7 +22,7 @@ from games.rules.cards import RANK_OF, UNSHUFFLED
 from games.rules.events import event_json
 from games.rules.registry import engine
 
-# The top of the deck. You get the even places, the opponent the odd ones (RULES.md §2):
+# The top of the deck. You get the even places, the opponent the odd ones (docs/rules.md §2):
 # you hold 7♥ 5♠ 3♣ 9♦ A♠, it holds 7♣ 2♦ 10♥ 4♠ 8♣, and the lake starts 3♦ K♠.
 DECK_TOP = ("7H", "7C", "5S", "2D", "3C", "10H", "9D", "4S", "AS", "8C", "3D", "KS")
 DECK = DECK_TOP + tuple(card for card in UNSHUFFLED if card not in DECK_TOP)
@@ -79,7 +79,7 @@ def game() -> tuple[tuple[dict[str, Any], tuple[dict[str, Any], ...]], ...]:
     of ``ASKS``, with the events (full information) that led there."""
     engine_ = engine("peche")
     state = engine_.new(deck=list(DECK))
-    steps = [(engine_.view(state, 0), ())]
+    steps: list[tuple[dict[str, Any], tuple[dict[str, Any], ...]]] = [(engine_.view(state, 0), ())]
     for rank in ASKS:
         events = tuple(event_json(event) for event in engine_.apply(state, rank))
         steps.append((engine_.view(state, 0), events))
