@@ -27,7 +27,7 @@ class Player(models.Model):
     # True for a player whose name already looked like an older player's when names were
     # first compared by their fold (migration 0004): kept as it was, outside the unique
     # key, listed by `manage.py name_collisions`; a new name clears it.
-    name_key_shared = models.BooleanField(default=False)
+    name_key_shared = models.BooleanField(default=False, db_default=False)  # raw inserts too (bench)
     # A bearer token for API clients; only its SHA-256 is stored.
     token_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)

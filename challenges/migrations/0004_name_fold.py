@@ -38,7 +38,7 @@ class Migration(migrations.Migration):
     dependencies = [("challenges", "0003_accounts")]
 
     operations = [
-        migrations.AddField("player", "name_key_shared", models.BooleanField(default=False)),
+        migrations.AddField("player", "name_key_shared", models.BooleanField(default=False, db_default=False)),
         migrations.AlterField("player", "name_key", models.CharField(db_index=True, max_length=200)),
         migrations.RunPython(fold_keys, unfold_keys),
         migrations.AddConstraint(
