@@ -153,7 +153,7 @@ def main() -> None:
             with connection.cursor() as cur:
                 cur.execute(
                     """select rank from (select id, rank() over (order by score desc, asks, finished_at, attempt_id)
-                               from leaderboard_result where challenge_id = %s and ranked and not disqualified) t
+                               from leaderboard_result where challenge_id = %s and ranked and not disqualified and not held) t
                                where id = %s""",
                     [challenge.pk, result.pk],
                 )

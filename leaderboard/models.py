@@ -31,13 +31,15 @@ class Result(models.Model):
     # result counts for no one (the leaderboard, its histogram, the archive, ranks,
     # percentiles, streaks) and is not in the rank index; its player sees it "under review"
     # with the provisional score. services.holds() is the one rule that sets it.
-    held = models.BooleanField(default=False)
+    held = models.BooleanField(default=False, db_default=False)
+    # (held and review_reason have database defaults too: rows written in plain SQL, as
+    # bench.leaderboard_scale does, rank.)
     # A reviewer cleared it (or restored it after a disqualification): set once, so that a
     # re-assessment flagging it again does not hold it again (services.holds).
     cleared_at = models.DateTimeField(null=True, blank=True)
     # The reason of the last reviewer decision on it (the Review trail keeps every one):
     # a disqualified player is shown it.
-    review_reason = models.CharField(max_length=300, blank=True, default="")
+    review_reason = models.CharField(max_length=300, blank=True, default="", db_default="")
 
     class Meta:
         indexes = [

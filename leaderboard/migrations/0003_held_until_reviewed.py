@@ -43,9 +43,11 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AddField("result", "held", models.BooleanField(default=False)),
+        migrations.AddField("result", "held", models.BooleanField(db_default=False, default=False)),
         migrations.AddField("result", "cleared_at", models.DateTimeField(blank=True, null=True)),
-        migrations.AddField("result", "review_reason", models.CharField(blank=True, default="", max_length=300)),
+        migrations.AddField(
+            "result", "review_reason", models.CharField(blank=True, db_default="", default="", max_length=300)
+        ),
         migrations.RemoveIndex("result", "result_ranking"),
         migrations.AddIndex(
             "result",
