@@ -195,7 +195,7 @@ class AttemptAdmin(ReadOnlyAdmin):
                 result_disqualify(
                     result_id=result.pk, disqualified=decision == "disqualify", by=request.user, reason=reason
                 )
-            elif decision == "clear" and result is not None and not result.disqualified:
+            elif decision == "clear" and result is not None and result.held:
                 result_clear(result_id=result.pk, by=request.user, reason=reason)
             else:
                 continue

@@ -170,7 +170,7 @@ def result_clear(*, result_id: int, by=None, reason: str) -> Result:
     """A reviewer lets a held result rank: it takes its place on the day's ranking (and
     in the rank index). The trail records it as a restore (back on the ranking).
 
-    Raises ReviewRefused for a disqualified result: putting it back is a restore."""
+    Raises ReviewRefused for a result that is not held (a disqualified one is restored)."""
     return _decide(result_id, "clear", by=by, reason=reason)
 
 
@@ -180,8 +180,10 @@ class ReviewRefused(DomainError):
 
 def _decide(result_id: int, decision: str, *, by, reason: str) -> Result:
     result = Result.objects.select_for_update().get(pk=result_id)
-    if decision == "clear" and result.disqualified:
-        raise ReviewRefused("disqualified", "a disqualified result is put back by a restore, not cleared")
+    if decision == "clear" and not result.held:
+        # Only a hold is cleared: clearing ahead of any flag would exempt a game from later
+        # ones, and a disqualified result is put back by a restore.
+        raise ReviewRefused("not_held", "only a held result is cleared (a disqualified one is restored)")
     Review.objects.create(
         attempt_id=result.attempt_id,
         by=by,

@@ -180,6 +180,10 @@ def test_a_flagged_result_is_held_then_cleared_or_disqualified(indexed, reviewer
     assert mole.result.disqualified
     with pytest.raises(board_services.ReviewRefused):
         board_services.result_clear(result_id=mole.result.pk, reason="oops")
+    # Nor is a result that is not held cleared (ahead of a flag, it would exempt it from one).
+    with pytest.raises(board_services.ReviewRefused):
+        board_services.result_clear(result_id=ann.result.pk, reason="trusted")
+    assert ann.result.cleared_at is None
 
     # The index rebuilt from Postgres holds the same ranking.
     board_services.rebuild_index(challenge_id=challenge_id)
