@@ -147,6 +147,9 @@ class HistoryEntry(serializers.Serializer):
     rank = serializers.CharField()
     given = serializers.IntegerField(help_text="How many cards the asked seat gave: 1, or 0 (it held none).")
     fished = serializers.BooleanField(help_text="Go fish: the asker drew from the lake.")
+    caught = serializers.BooleanField(
+        help_text="Go fish, and the card drawn was of the rank asked for (it paired at once, in view of the table)."
+    )
 
 
 class Outcome(serializers.Serializer):
@@ -282,7 +285,7 @@ class ArchiveLine(serializers.Serializer):
     """One line of a closed day's archive (JSON Lines: one such object per line)."""
 
     game = serializers.ChoiceField(["peche"])
-    seed = serializers.CharField(help_text="The day's seed (RULES.md §1); SHA-256 of it is the commitment.")
+    seed = serializers.CharField(help_text="The day's seed (docs/rules.md §1); SHA-256 of it is the commitment.")
     moves = serializers.ListField(child=serializers.CharField(), help_text="The player's asks, in order.")
     date = serializers.DateField()
     rank = serializers.IntegerField(help_text="1-based, in the leaderboard's order.")

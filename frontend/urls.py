@@ -13,4 +13,5 @@ urlpatterns = [
     path("players/<int:player_id>/", views.player, name="player"),
     path("replays/<int:attempt_id>/", views.replay, name="replay"),
     path("rules/", views.rules, name="rules"),
+    path("rules/spec.md", views.rules_spec, name="rules-spec"),
 ]

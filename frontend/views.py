@@ -8,7 +8,7 @@ import datetime as dt
 from typing import Any, Protocol, runtime_checkable
 
 from django.conf import settings
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
@@ -138,7 +138,8 @@ def leaderboard(request, date: str):
     mine = None
     if player is not None:
         result = board.player_result(challenge_id=challenge.pk, player_id=player.pk)
-        if result is not None and not result.disqualified:
+        # A held result is not ranked (nor in the histogram) until a reviewer clears it.
+        if result is not None and not result.disqualified and not result.held:
             rank = board.result_rank(result)
             mine = {"rank": rank, "score": result.score, "page": (rank - 1) // PAGE_SIZE + 1 if rank else None}
     today = days.today()
@@ -270,3 +271,12 @@ def rules(request):
     """How to play: the rules in the page's language, with a worked example that the
     rules engine plays (frontend/how_to_play.py)."""
     return render(request, "frontend/rules.html", how_to_play.context())
+
+
+# The rules specification as the repository keeps it (a byte-identical copy of the published
+# one): the deal of a closed day can be checked with it by anyone, without this site's code.
+RULES_SPEC = settings.BASE_DIR / "docs" / "rules.md"
+
+
+def rules_spec(request):
+    return HttpResponse(RULES_SPEC.read_bytes(), content_type="text/markdown; charset=utf-8")

@@ -119,7 +119,7 @@ class ArchiveView(APIView):
             ),
         },
         description="A closed day's whole ranking, JSON Lines, rank order: one line per ranked result, each a "
-        "RULES.md §5 Pêche case (`game`, `seed`, `moves`) plus what the leaderboard published. "
+        "docs/rules.md §5 Pêche case (`game`, `seed`, `moves`) plus what the leaderboard published. "
         "`manage.py replay --jsonl` (or any implementation of the rules) recomputes every score.",
     )
     def get(self, request, date: str):

@@ -316,7 +316,7 @@ ARCHIVE_BATCH = 2000
 
 
 def archive_entries(*, challenge) -> Iterator[dict]:
-    """Every ranked result of a closed day in rank order, as RULES.md §5 Pêche cases plus
+    """Every ranked result of a closed day in rank order, as docs/rules.md §5 Pêche cases plus
     what the leaderboard published (docs/fairplay.md): any implementation of the rules can
     replay each line and compare.
 

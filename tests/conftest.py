@@ -15,7 +15,10 @@ from django.conf import settings
 from tests.servers import RedisServer, free_port  # noqa: F401  (free_port: imported from here by tests)
 
 ROOT = Path(__file__).resolve().parent.parent
+# The published spec and vectors; the repository keeps its own copies (docs/rules.md,
+# tests/vectors/), which tests/games/test_conformance.py compares with these when present.
 SHARED = ROOT.parent / "shared"
+VECTORS = ROOT / "tests" / "vectors"
 
 
 def wait_for(predicate, timeout: float = 20.0, interval: float = 0.05):

@@ -1,5 +1,5 @@
 """The browser's own Pêche engine (frontend/static/frontend/peche-check.js, issue 19) agrees
-with RULES.md: every shared vector, games the Python engine plays (errors included), and the
+with docs/rules.md: every shared vector, games the Python engine plays (errors included), and the
 commitment. Run with Node, as anyone re-checking a day in a browser runs it."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from tests.conftest import ROOT
 
 NODE = shutil.which("node")
 RUNNER = ROOT / "tests" / "js" / "run-peche-vectors.mjs"
-VECTORS = ROOT.parent / "shared" / "vectors" / "peche.jsonl"
+VECTORS = ROOT / "tests" / "vectors" / "peche.jsonl"
 ENGINE_JS = ROOT / "frontend" / "static" / "frontend" / "peche-check.js"
 # Node 20 warns that the repository's package.json declares no module type; harmless here.
 QUIET = "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON"
@@ -108,11 +108,11 @@ def test_the_js_commitment_and_deck_are_the_servers():
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     assert got == [[days.commitment(s), shuffled_deck(s)] for s in seeds]
-    assert got[0][1][:12] == "5H 3H KS AS 2S AH 9C 10C QC JS KD 6H".split()  # RULES.md §1's example
+    assert got[0][1][:12] == "5H 3H KS AS 2S AH 9C 10C QC JS KD 6H".split()  # docs/rules.md §1's example
 
 
 def test_the_js_ranking_order_is_the_leaderboards():
-    # RULES.md §2: score descending, then asks ascending, then the earlier finish.
+    # docs/rules.md §2: score descending, then asks ascending, then the earlier finish.
     lines = {
         "in_order": [(1, 1060, 20, "10:00"), (2, 1060, 21, "09:00"), (3, 1060, 21, "09:30"), (4, 1000, 5, "08:00")],
         "score_up": [(1, 1000, 20, "10:00"), (2, 1060, 30, "09:00")],

@@ -51,7 +51,7 @@ class GameOver(GameError):
 class ReplayError(GameError):
     """Replaying a move list failed at move ``index`` (0-based) with ``code``.
 
-    Codes (RULES.md §2, §4): bad_move, illegal_ask, incomplete, extra_moves,
+    Codes (docs/rules.md §2, §4): bad_move, illegal_ask, incomplete, extra_moves,
     wrong_seat, bad_target.
     """
 
@@ -96,11 +96,11 @@ class Engine(Protocol):
         they go); raise ReplayError."""
 
     def conformance(self, case: dict[str, Any]) -> dict[str, Any]:
-        """The output line of RULES.md §5 for one input case (errors included)."""
+        """The output line of docs/rules.md §5 for one input case (errors included)."""
 
 
 def deck_for(seed: Any, deck: Any) -> list[str]:
-    """The deal of an input: exactly one of a seed (RULES.md §1) or a chosen deck."""
+    """The deal of an input: exactly one of a seed (docs/rules.md §1) or a chosen deck."""
     if (seed is None) == (deck is None):
         raise GameError("bad_input", "give exactly one of seed or deck")
     try:

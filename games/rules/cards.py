@@ -1,4 +1,4 @@
-"""Cards, the one seeded shuffle of RULES.md §1 (SHA-256 Fisher–Yates), and the one
+"""Cards, the one seeded shuffle of docs/rules.md §1 (SHA-256 Fisher–Yates), and the one
 chance every simulated opponent weighs (hypergeometric, exact)."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def miss_chance(total: int, copies: int, slots: int) -> tuple[int, int]:
 
 
 def _words(seed: str) -> Iterator[int]:
-    """u32() of RULES.md §1: the big-endian 4-byte words of SHA-256(seed + ':' + k), k = 0, 1, …"""
+    """u32() of docs/rules.md §1: the big-endian 4-byte words of SHA-256(seed + ':' + k), k = 0, 1, …"""
     prefix = seed.encode("utf-8") + b":"
     k = 0
     while True:

@@ -1,4 +1,4 @@
-"""RULES.md §5: one input case (a JSON line) -> one output object, never an exception."""
+"""docs/rules.md §5: one input case (a JSON line) -> one output object, never an exception."""
 
 from __future__ import annotations
 

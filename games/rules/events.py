@@ -28,7 +28,7 @@ class Outcome:
     asks: tuple[int, ...]  # per seat; all 0 in a game without asks (Kitten)
     moves: int  # moves of every seat: asks, or flips
     reason: str  # why the game ended: "pairs", "books", "empty" (a pile ran out), "limit"
-    score: int | None = None  # Pêche's score (RULES.md §2); None in a game without one
+    score: int | None = None  # Pêche's score (docs/rules.md §2); None in a game without one
 
     def side(self, seat: int) -> str:
         """``seat``'s result: "win", "loss" or "draw" (a shared win)."""

@@ -1,4 +1,4 @@
-"""Go Fish with books (RULES.md §4), 2 to 6 players, and its simulated opponents.
+"""Go Fish with books (docs/rules.md §4), 2 to 6 players, and its simulated opponents.
 
 Rules in brief: deal one card at a time round-robin from seat 0; a book (all four
 cards of a rank) is laid as soon as a hand holds it. Seat 0 starts. On a turn a seat
@@ -291,7 +291,7 @@ class GoFishEngine:
         )
 
     def result_line(self, state: GoFishState) -> dict[str, Any]:
-        """The output line of RULES.md §4/§5 for a finished game."""
+        """The output line of docs/rules.md §4/§5 for a finished game."""
         outcome = self.outcome(state)
         return {
             "books": list(outcome.counts),
@@ -383,7 +383,7 @@ class GoFishEngine:
         return state
 
     def conformance(self, case: dict[str, Any]) -> dict[str, Any]:
-        """RULES.md §5; raises ReplayError for replay errors, GameError("bad_input")
+        """docs/rules.md §5; raises ReplayError for replay errors, GameError("bad_input")
         for a malformed case."""
         if not isinstance(case, dict) or case.get("game", self.name) != self.name:
             raise GameError("bad_input", "not a gofish case")

@@ -1,4 +1,4 @@
-"""Kitten fishing (xiao mao diao yu), RULES.md §3: a game with no decisions.
+"""Kitten fishing (xiao mao diao yu), docs/rules.md §3: a game with no decisions.
 
 Seat 0 is the player, seat 1 is Kitten. Each side flips the top card of its own
 face-down pile onto the end of the table row; a jack sweeps a non-empty row, a
@@ -216,7 +216,7 @@ def outcome_of(state: KittenState) -> Outcome:
 
 
 def result_line(state: KittenState) -> dict[str, Any]:
-    """The output line of RULES.md §3/§5 for a finished game."""
+    """The output line of docs/rules.md §3/§5 for a finished game."""
     return {
         "winner": state.winner,
         "reason": state.reason,

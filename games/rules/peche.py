@@ -1,4 +1,4 @@
-"""Pêche — the daily challenge game: 2-player pairs Go Fish (RULES.md §2).
+"""Pêche — the daily challenge game: 2-player pairs Go Fish (docs/rules.md §2).
 
 Seat 0 is the player (the only decisions: which rank to ask), seat 1 the
 perfect-memory opponent, which plays inside ``apply`` as an automatic step.
@@ -137,7 +137,7 @@ def _ask(state: PecheState, seat: int, rank: str, events: list[Event] | None) ->
 
 
 def opponent_choice(state: PecheState) -> str:
-    """The perfect-memory opponent's ask (RULES.md §2), from public knowledge only."""
+    """The perfect-memory opponent's ask (docs/rules.md §2), from public knowledge only."""
     hand = state.hands[OPPONENT]
     knowledge = state.knowledge
     known = knowledge.known
@@ -228,7 +228,7 @@ def outcome_of(state: PecheState) -> Outcome:
 
 
 def result_line(state: PecheState) -> dict[str, Any]:
-    """The output line of RULES.md §2/§5 for a finished game."""
+    """The output line of docs/rules.md §2/§5 for a finished game."""
     outcome = outcome_of(state)
     return {
         "outcome": outcome.side(PLAYER),

@@ -26,7 +26,7 @@ class CasualRules:
 
 
 def _kitten_options(number: int) -> dict[str, Any]:
-    # RULES.md §3: the very first game the player flips first, the next Kitten, and so on.
+    # docs/rules.md §3: the very first game the player flips first, the next Kitten, and so on.
     return {"first": "player" if number % 2 == 0 else "opponent"}
 
 

@@ -17,7 +17,7 @@ from games.rules.cards import CARD_SET, RANKS, UNSHUFFLED, rank_of
 from games.rules.events import Ask, Book, Deal, Draw, End, event_json
 from games.rules.gofish import ENGINE, GoFishEngine, PublicKnowledge, choose_ask
 
-VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "gofish.jsonl"
+VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "gofish.jsonl"
 
 
 def _vector_lines() -> list[str]:

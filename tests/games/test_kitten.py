@@ -1,4 +1,4 @@
-"""Kitten fishing engine (games/rules/kitten.py, RULES.md §3). Pure: no Django, no database."""
+"""Kitten fishing engine (games/rules/kitten.py, docs/rules.md §3). Pure: no Django, no database."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from games.rules.events import End, Flip, Outcome, event_json
 from games.rules.kitten import ENGINE, KittenState, play_to_end, result_line
 
 ROOT = Path(__file__).resolve().parents[2]
-VECTORS = ROOT.parent / "shared" / "vectors" / "kitten.jsonl"
+VECTORS = ROOT / "tests" / "vectors" / "kitten.jsonl"
 FULL_DECK = Counter(UNSHUFFLED)
 CARD_NAMES = frozenset(UNSHUFFLED)
 

@@ -1,4 +1,4 @@
-"""Pêche engine (RULES.md §1–2): shuffle, deal, opponent, replay errors, properties."""
+"""Pêche engine (docs/rules.md §1–2): shuffle, deal, opponent, replay errors, properties."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from games.rules.cards import UNSHUFFLED, shuffled_deck
 from games.rules.events import Ask, Draw, Pair
 from games.rules.peche import ENGINE, opponent_choice
 
-VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "peche.jsonl"
+VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "peche.jsonl"
 CASES = [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]
 
 

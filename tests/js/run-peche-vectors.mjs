@@ -1,15 +1,15 @@
-// Runs every Pêche case of the shared conformance vectors (RULES.md §5) through the
+// Runs every Pêche case of the shared conformance vectors (docs/rules.md §5) through the
 // browser's independent engine (frontend/static/frontend/peche-check.js) and compares
 // each output with its `expect`. Exit status 1 on any mismatch: tests/test_js_engine.py
 // runs this under `make test`.
-// Usage: node tests/js/run-peche-vectors.mjs [vectors.jsonl]  (default ../shared/vectors/peche.jsonl)
+// Usage: node tests/js/run-peche-vectors.mjs [vectors.jsonl]  (default tests/vectors/peche.jsonl)
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { replayPeche } from "../../frontend/static/frontend/peche-check.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const file = process.argv[2] ? resolve(process.argv[2]) : resolve(root, "..", "shared", "vectors", "peche.jsonl");
+const file = process.argv[2] ? resolve(process.argv[2]) : resolve(root, "tests", "vectors", "peche.jsonl");
 
 // Key order differs between producers; compare as data.
 function same(a, b) {

@@ -7,7 +7,7 @@ from games.rules.conformance import run_line
 
 
 class Command(BaseCommand):
-    help = "Replay conformance cases (RULES.md §5): one JSON output line per input line."
+    help = "Replay conformance cases (docs/rules.md §5): one JSON output line per input line."
 
     def add_arguments(self, parser):
         parser.add_argument("--jsonl", required=True, help="a file of cases, one JSON object per line ('-' = stdin)")

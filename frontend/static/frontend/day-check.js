@@ -14,7 +14,7 @@ const viewer = root.dataset.viewer || null;
 // The form is built here, not in the template: without JavaScript there is nothing to run.
 const title = el("h2", { id: "day-check-title", text: gettext("Check this day in your browser") });
 const intro = el("p", { class: "muted", text: gettext(
-  "Your browser deals the deck again from the revealed seed with the rules (RULES.md §1 and §2), replays a game from its asks and compares everything with what is published here, without trusting the site's own computation.") });
+  "Your browser deals the deck again from the revealed seed with the rules (§1 and §2 of the rules specification), replays a game from its asks and compares everything with what is published here, without trusting the site's own computation.") });
 const rankInput = el("input", { id: "check-rank", type: "number", min: "1", step: "1", inputmode: "numeric",
   "aria-describedby": "check-rank-hint" });
 const button = el("button", { type: "submit", id: "check-day", text: gettext("Check this day") });

@@ -4,11 +4,11 @@
 /* global gettext, ngettext */
 import { fmt } from "./dom.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const STEP = 30;  // scores move by 30 points per pair of difference
 
-function svgEl(tag, attrs, text) {
-  const node = document.createElementNS(SVG, tag);
+// Drawn inside the page's own <svg>, in its namespace.
+function svgEl(svg, tag, attrs, text) {
+  const node = document.createElementNS(svg.namespaceURI, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   if (text !== undefined) node.textContent = text;
   return node;
@@ -47,28 +47,28 @@ export function drawHistogram(svg, bins, mine) {
   svg.replaceChildren();
   svg.setAttribute("viewBox", "0 0 300 130");
   if (!g) return null;
-  svg.append(svgEl("line", { x1: 10, y1: 106, x2: 290, y2: 106, class: "axis" }));
+  svg.append(svgEl(svg, "line", { x1: 10, y1: 106, x2: 290, y2: 106, class: "axis" }));
   const size = g.width < 12 ? 6 : 7;  // numbers stay inside their slot
   let marked = null;
   for (const bar of g.bars) {
     const mineBar = mine !== null && mine !== undefined && bar.score === mine;
-    const rect = svgEl("rect", { x: bar.x.toFixed(2), y: bar.y.toFixed(2), width: bar.w.toFixed(2),
+    const rect = svgEl(svg, "rect", { x: bar.x.toFixed(2), y: bar.y.toFixed(2), width: bar.w.toFixed(2),
       height: bar.h.toFixed(2), "data-score": bar.score, "data-count": bar.count });
-    rect.append(svgEl("title", {}, fmt(gettext("%(score)s points: %(count)s"), bar)));
+    rect.append(svgEl(svg, "title", {}, fmt(gettext("%(score)s points: %(count)s"), bar)));
     if (mineBar) {
       rect.setAttribute("aria-current", "true");
       rect.setAttribute("class", "mine");
       marked = bar;
     }
     svg.append(rect);
-    svg.append(svgEl("text", { x: bar.cx.toFixed(2), y: (bar.y - 2).toFixed(2), class: "count" + (mineBar ? " mine" : ""),
+    svg.append(svgEl(svg, "text", { x: bar.cx.toFixed(2), y: (bar.y - 2).toFixed(2), class: "count" + (mineBar ? " mine" : ""),
       "text-anchor": "middle", "font-size": size }, compact(bar.count)));
     if (mineBar) {
-      svg.append(svgEl("text", { x: bar.cx.toFixed(2), y: 115, class: "you", "text-anchor": "middle" }, "▲"));
+      svg.append(svgEl(svg, "text", { x: bar.cx.toFixed(2), y: 115, class: "you", "text-anchor": "middle" }, "▲"));
     }
   }
-  svg.append(svgEl("text", { x: 10, y: 126, class: "label" }, g.low));
-  svg.append(svgEl("text", { x: 290, y: 126, class: "label", "text-anchor": "end" }, g.high));
+  svg.append(svgEl(svg, "text", { x: 10, y: 126, class: "label" }, g.low));
+  svg.append(svgEl(svg, "text", { x: 290, y: 126, class: "label", "text-anchor": "end" }, g.high));
   return marked;
 }
 

@@ -1,4 +1,4 @@
-// A second, independent implementation of RULES.md §1 (the seeded shuffle) and §2 (Pêche),
+// A second, independent implementation of docs/rules.md §1 (the seeded shuffle) and §2 (Pêche),
 // written from the rules text so that anyone can re-check a closed day in a browser
 // (or Node 20) without trusting the server's Python engine. No DOM here, and nothing of
 // it takes part in play: the daily game stays server-authoritative.
@@ -30,7 +30,7 @@ export async function commitmentOf(seed) {
   return hex(await sha256(encoder.encode(seed)));
 }
 
-// u32() of RULES.md §1 over the stream SHA-256(seed + ":" + k), k = 0, 1, …
+// u32() of docs/rules.md §1 over the stream SHA-256(seed + ":" + k), k = 0, 1, …
 function wordStream(seed) {
   let words = [];
   let at = 0;
@@ -220,7 +220,7 @@ export async function replayPeche(input) {
   return outcome(game);
 }
 
-// RULES.md §2's ranking, as far as the published lines show it: ranks 1, 2, 3… in order,
+// docs/rules.md §2's ranking, as far as the published lines show it: ranks 1, 2, 3… in order,
 // score descending, then asks ascending, then the earlier finish (when lines carry
 // `finished_at`). Returns the 0-based index of the first line out of order, or -1.
 export function firstOutOfOrder(entries) {

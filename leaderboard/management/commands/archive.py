@@ -8,7 +8,7 @@ from leaderboard.selectors import archive_lines
 class Command(BaseCommand):
     help = (
         "Write a closed day's archive (the same JSON Lines as GET /api/challenges/<date>/archive): one "
-        "RULES.md §5 Pêche case per ranked result, in rank order, with the published score, asks, rank "
+        "docs/rules.md §5 Pêche case per ranked result, in rank order, with the published score, asks, rank "
         "and player. `manage.py replay --jsonl FILE` recomputes every score from it."
     )
 

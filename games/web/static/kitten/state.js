@@ -76,7 +76,7 @@ export function beginDeal(state, first, status) {
 }
 
 export function dealOne(state, index, ms) {
-  // Dealt one at a time, the player first (RULES.md §3: deck[0, 2, …] is the player's).
+  // Dealt one at a time, the player first (docs/rules.md §3: deck[0, 2, …] is the player's).
   state.shown.piles[index % 2] += 1;
   state.motion = { kind: "deal", seat: index % 2, ms };
 }
