@@ -17,9 +17,13 @@ def is_api(request) -> bool:
     return request.path_info.startswith(API_PREFIX)
 
 
+# The API's documentation is a page for people: in their language, like every page.
+DOCS_PATH = "/api/docs"
+
+
 class PageLocaleMiddleware(LocaleMiddleware):
     def __call__(self, request):
-        if is_api(request):
+        if is_api(request) and request.path_info != DOCS_PATH:
             # The thread may still hold the language of the page it served last.
             translation.deactivate()
             return self.get_response(request)
