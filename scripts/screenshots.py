@@ -193,6 +193,7 @@ def main() -> None:
                         locale=locale,
                         device_scale_factor=1,
                         extra_http_headers={"Accept-Language": locale},
+                        bypass_csp=True,  # the waits evaluate scripts; the CSP is tested in tests/browser
                     ).new_page()
                     page.add_init_script(RETURNING)
                     page.goto(base + "/daily/")

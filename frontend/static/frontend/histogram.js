@@ -48,7 +48,7 @@ export function drawHistogram(svg, bins, mine) {
   svg.setAttribute("viewBox", "0 0 300 130");
   if (!g) return null;
   svg.append(svgEl(svg, "line", { x1: 10, y1: 106, x2: 290, y2: 106, class: "axis" }));
-  const size = g.width < 12 ? 6 : 7;  // numbers stay inside their slot
+  const size = Math.min(10, Math.max(6, g.width * 0.9)).toFixed(1);  // readable, yet inside its slot
   let marked = null;
   for (const bar of g.bars) {
     const mineBar = mine !== null && mine !== undefined && bar.score === mine;
