@@ -36,13 +36,20 @@ from bench.provenance import cpu_model
 from games.rules import fairplay
 from games.rules.cards import rank_of, shuffled_deck
 from games.rules.events import event_json
-from games.rules.peche import ENGINE, OPPONENT, PLAYER
+from games.rules.peche import ALL_PAIRS, ENGINE, OPPONENT, PLAYER, Knowledge, PecheState
 
 Z95 = 1.959964
 AIM_DETECTION = 0.95  # issue 13: full-knowledge cheaters flagged per game …
 AIM_FALSE_POSITIVE = 0.005  # … at no more than this share of honest players
+AIM_HONEST_WEEK = 0.002  # issue 27: honest weeks flagged, at most
+AIM_PEEK_GAME = 0.95  # issue 27: a held rank on 70 % of the asks, flagged per game …
+AIM_PEEK_WEEK = 0.80  # … on 50 %, flagged within a week of 5 games
+AIM_SOLVER_WEEK = 0.90  # the solver's move on 50–70 % of the asks, within a week of 5 games
 THROWAWAYS = (1, 3, 6, 12)  # throwaway players mapping the deck for the partial cheaters
 WEEK = 7
+CALIBRATION_DEALS = (0, 1999)  # where fairplay.py's thresholds were chosen
+QUIET_WEEK = 5  # issue 27's aims for the quiet cheaters: flagged within a week of 5 games
+SOLVER_DEPTH = 3  # asks the noisy solver looks ahead, with the whole deal known
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -148,6 +155,14 @@ HONEST: dict[str, Callable[[PublicTable, random.Random], str]] = {
     "oldest card first": oldest_first,
     "newest card first": newest_first,
 }
+# Issue 27's quiet cheaters: a held rank on a share of the asks, else one of these habits.
+PEEK_RATES = (0.7, 0.5)
+PEEK_BASES: dict[str, Callable[[PublicTable, random.Random], str]] = {
+    "random": random_asker,
+    "hand order": oldest_first,
+    "memory": memory_random,
+}
+SOLVER_RATES = (0.7, 0.5)
 CHEATERS_BASE = memory_greedy  # what every cheater plays when it does not (or cannot) peek
 
 
@@ -168,8 +183,8 @@ def full_knowledge(game: fairplay.WatchedGame, table: PublicTable, rng: random.R
 
 def full_random_base(game: fairplay.WatchedGame, table: PublicTable, rng: random.Random) -> str:
     """Full knowledge, but asks at random when the opponent holds none of its ranks: the
-    cheater the detector's choice not to build its alternative on the uniform model
-    (fairplay._Model.cheat) could miss most."""
+    cheater the penalty on the alternative built on the uniform model
+    (fairplay.BLIND_PENALTY) could miss most."""
     held = list(game.held_ranks(table.ranks()))
     return _best(held, table.chances(held), rng) if held else random_asker(table, rng)
 
@@ -196,6 +211,85 @@ def occasional(rate: float):
         return CHEATERS_BASE(table, rng)
 
     return choose
+
+
+def peeker(rate: float, base: Callable[[PublicTable, random.Random], str]):
+    """Issue 27's quiet peeker: on a share ``rate`` of its asks it asks a rank the opponent
+    holds (any of them, at random), when it holds one; otherwise ``base``'s choice (random,
+    the hand order, or an honest memory player's)."""
+
+    def choose(game: fairplay.WatchedGame, table: PublicTable, rng: random.Random) -> str:
+        if rng.random() < rate:
+            held = game.held_ranks(table.ranks())
+            if held:
+                return rng.choice(held)
+        return base(table, rng)
+
+    return choose
+
+
+def _clone(state: PecheState) -> PecheState:
+    """A copy the search may play on: the deck is shared (never written), the rest copied."""
+    twin = PecheState.__new__(PecheState)
+    for name in PecheState.__slots__:
+        value = getattr(state, name)
+        if isinstance(value, Knowledge):
+            knowledge = Knowledge()
+            knowledge.known, knowledge.absent, knowledge.draws = set(value.known), dict(value.absent), value.draws
+            value = knowledge
+        elif name in ("hands", "pairs"):
+            value = [type(part)(part) for part in value]
+        elif name != "deck" and isinstance(value, (list, dict, set)):
+            value = type(value)(value)
+        setattr(twin, name, value)
+    return twin
+
+
+def _line_value(state: PecheState, depth: int) -> int:
+    """The best pair difference (player − opponent) reachable within ``depth`` asks."""
+    if state.over or depth == 0:
+        return len(state.pairs[PLAYER]) - len(state.pairs[OPPONENT])
+    best = -ALL_PAIRS
+    for rank in list(state.hands[PLAYER]):
+        twin = _clone(state)
+        ENGINE.apply(twin, rank)
+        best = max(best, _line_value(twin, depth - 1))
+    return best
+
+
+def solver_moves(state: PecheState, depth: int = SOLVER_DEPTH) -> list[str]:
+    """A solver that knows the deal (both hands and the lake) and searches every line of
+    its next ``depth`` asks, the opponent's replies played by the engine: the asks that
+    lead to the best pair difference it can see."""
+    values = {}
+    for rank in list(state.hands[PLAYER]):
+        twin = _clone(state)
+        ENGINE.apply(twin, rank)
+        values[rank] = _line_value(twin, depth - 1)
+    top = max(values.values())
+    return [rank for rank, value in values.items() if value == top]
+
+
+class NoisySolver:
+    """Issue 27's solver with noise: the solver's move (ties drawn at random) on a share
+    ``rate`` of its asks, a random rank otherwise. It plays a shadow engine game in
+    lockstep, which the search copies: the engine's own state, cards and all."""
+
+    needs_events = True
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+
+    def start(self, state: PecheState) -> None:
+        self.shadow = state
+
+    def see(self, events: list[dict]) -> None:
+        pass  # the shadow state itself is what the solver reads
+
+    def __call__(self, game: fairplay.WatchedGame, table: PublicTable, rng: random.Random) -> str:
+        if rng.random() < self.rate:
+            return rng.choice(solver_moves(self.shadow))
+        return random_asker(table, rng)
 
 
 class Mapped:
@@ -353,8 +447,10 @@ class Calibration:
             print(f"{b * 10:>3}–{b * 10 + 10:>3} %  " + "  ".join(f"{c:>44}" for c in cells))
 
 
-def play(deck: list[str], choose, rng: random.Random, calibration: Calibration | None = None) -> float:
-    """One judged game; ``choose(game, table, rng)``. Returns its suspicion."""
+def play(
+    deck: list[str], choose, rng: random.Random, calibration: Calibration | None = None
+) -> fairplay.GameAssessment:
+    """One judged game; ``choose(game, table, rng)``. Returns its assessment."""
     game = fairplay.WatchedGame(deck)
     table = PublicTable(game)
     shadow = ENGINE.new(deck=deck) if getattr(choose, "needs_events", False) else None
@@ -369,7 +465,7 @@ def play(deck: list[str], choose, rng: random.Random, calibration: Calibration |
         game.ask(rank)
         if shadow is not None:
             choose.see([event_json(e) for e in ENGINE.apply(shadow, rank)])
-    return fairplay.judge(raw).suspicion
+    return fairplay.judge(raw)
 
 
 def honest(chooser):
@@ -392,6 +488,11 @@ def player_types(maps: dict[int, DeckMap], tallies: dict[str, list[int]]) -> dic
     types["ties only"] = ties_only
     for rate in (0.5, 0.3):
         types[f"occasional {rate:.0%}"] = occasional(rate)
+    for rate in PEEK_RATES:
+        for base_name, base in PEEK_BASES.items():
+            types[f"peek {rate:.0%}, {base_name} otherwise"] = peeker(rate, base)
+    for rate in SOLVER_RATES:
+        types[f"solver {rate:.0%}, random otherwise"] = NoisySolver(rate)
     for k, deck_map in maps.items():
         name = f"mapped by {k} throwaway{'s' if k > 1 else ''}"
         types[name] = Mapped(deck_map, tallies.setdefault(name, [0, 0]))
@@ -400,10 +501,10 @@ def player_types(maps: dict[int, DeckMap], tallies: dict[str, list[int]]) -> dic
 
 def run(
     seeds: int, seed_base: int, calibration: Calibration | None = None
-) -> tuple[dict[str, list[float]], dict[str, float]]:
-    """Suspicions by player type, in seed order, and for each mapped cheater the share of
+) -> tuple[dict[str, list[fairplay.GameAssessment]], dict[str, float]]:
+    """Assessments by player type, in seed order, and for each mapped cheater the share of
     its asks with a held rank available at which its map proved one."""
-    out: dict[str, list[float]] = {}
+    out: dict[str, list[fairplay.GameAssessment]] = {}
     tallies: dict[str, list[int]] = {}
     for i in range(seeds):
         seed = f"fairplay-{seed_base + i}"
@@ -420,6 +521,10 @@ def run(
                 play(deck, choose, random.Random(f"{seed}/{name}"), calibration if is_honest(name) else None)
             )
     return out, {name: proven / held for name, (held, proven) in tallies.items() if held}
+
+
+def suspicions(assessed: dict[str, list[fairplay.GameAssessment]]) -> dict[str, list[float]]:
+    return {name: [a.suspicion for a in games] for name, games in assessed.items()}
 
 
 # --- Reporting ----------------------------------------------------------------------
@@ -449,8 +554,9 @@ def is_honest(name: str) -> bool:
     return name.startswith("honest: ")
 
 
-def weeks(out: dict[str, list[float]]) -> dict[str, list[list[float]]]:
-    """7-game weeks, each game of a week from a different deal (indices 7j … 7j+6)."""
+def weeks(out: dict[str, list[fairplay.GameAssessment]]) -> dict[str, list[list[fairplay.GameAssessment]]]:
+    """7-game weeks, each game of a week from a different deal (indices 7j … 7j+6); issue
+    27's quiet cheaters in weeks of QUIET_WEEK games (its aims: "within a week of 5")."""
     n = len(out["full knowledge"]) // WEEK
     base = out["honest: memory, else likeliest"]  # the cheaters' own honest play
     full = out["full knowledge"]
@@ -464,11 +570,34 @@ def weeks(out: dict[str, list[float]]) -> dict[str, list[list[float]]]:
     for name in out:
         if name.startswith(("occasional", "mapped", "ties")):
             result[f"{name}, every game"] = [out[name][WEEK * j : WEEK * j + WEEK] for j in range(n)]
+    for name in out:
+        if name.startswith(("peek", "solver")):
+            games = out[name]
+            result[f"{name}, {QUIET_WEEK} games"] = [
+                games[QUIET_WEEK * j : QUIET_WEEK * j + QUIET_WEEK] for j in range(len(games) // QUIET_WEEK)
+            ]
     return result
 
 
-def report(out: dict[str, list[float]], pinned: dict[str, float]) -> bool:
+def aim_line(label: str, hits: int, n: int, aim: float, *, at_most: bool = False) -> str:
+    """One aim, its rate and 95 % Wilson interval: "confirmed" when the whole interval is
+    on the aim's side, "met, not confirmed" when only the rate is, else "NOT met"."""
+    if n == 0:
+        return f"  {label}: no games, not judged"
+    lo, hi = wilson(hits, n)
+    rate = hits / n
+    if at_most:
+        verdict = "confirmed" if hi <= aim else "met, not confirmed" if rate <= aim else "NOT met"
+        sign = "<="
+    else:
+        verdict = "confirmed" if lo >= aim else "met, not confirmed" if rate >= aim else "NOT met"
+        sign = ">="
+    return f"  {label} {sign} {aim:.1%}: {hits}/{n} = {rate:.2%} [{lo:.2%}, {hi:.2%}] — {verdict}"
+
+
+def report(assessed: dict[str, list[fairplay.GameAssessment]], pinned: dict[str, float]) -> bool:
     """Print the figures at the thresholds in force; True if the issue's aim is met."""
+    out = suspicions(assessed)
     t = fairplay.FLAG_THRESHOLD
     header = f"{'player':<34} {'games':>6} {'flagged':>7} {'rate':>8}  95% Wilson"
     print(f"\nPer game, flagged at suspicion >= FLAG_THRESHOLD = {t} nats")
@@ -499,18 +628,45 @@ def report(out: dict[str, list[float]], pinned: dict[str, float]) -> bool:
             full_rate = r
 
     print(
-        f"\nWeeks of {WEEK} games: Σ max(0, suspicion − ALLOWANCE = {fairplay.ALLOWANCE}) "
-        f">= PLAYER_THRESHOLD = {fairplay.PLAYER_THRESHOLD}"
+        f"\nWeeks of {WEEK} games ({QUIET_WEEK} for issue 27's peekers and solvers): flagged when "
+        f"Σ max(0, suspicion − ALLOWANCE = {fairplay.ALLOWANCE}) >= PLAYER_THRESHOLD = {fairplay.PLAYER_THRESHOLD}"
+        f" or pooled >= POOLED_THRESHOLD = {fairplay.POOLED_THRESHOLD}"
     )
-    print(f"{'week':<44} {'weeks':>6} {'flagged':>7} {'rate':>8}  95% Wilson")
-    print("-" * 86)
+    print(f"{'week':<44} {'weeks':>6} {'flagged':>7} {'rate':>8}  95% Wilson          by pooled")
+    print("-" * 100)
     week_honest: float | None = 0.0
-    for name, rows in weeks(out).items():
-        flagged = sum(fairplay.accumulate(w).flagged for w in rows)
+    week_counts: dict[str, tuple[int, int]] = {}
+    for name, rows in weeks(assessed).items():
+        judged = [fairplay.accumulate(w) for w in rows]
+        flagged = sum(a.flagged for a in judged)
+        week_counts[name] = (flagged, len(rows))
         line, r = rate_row(name, flagged, len(rows))
-        print(line.replace(f"{name:<34}", f"{name:<44}", 1))
+        by_pooled = sum(a.pooled >= fairplay.POOLED_THRESHOLD for a in judged)
+        print(line.replace(f"{name:<34}", f"{name:<44}", 1) + f"  {by_pooled:>9}")
         if name.startswith("honest"):
             week_honest = None if r is None or week_honest is None else max(week_honest, r)
+
+    print("\nAims of issue 27 (95 % Wilson intervals)")
+    for name in filter(is_honest, out):
+        hits, n = sum(v >= t for v in out[name]), len(out[name])
+        print(aim_line(f"{name}: games flagged", hits, n, AIM_FALSE_POSITIVE, at_most=True))
+    for name, (hits, n) in week_counts.items():
+        if name.startswith("honest"):
+            print(aim_line(f"{name}: {WEEK}-game weeks flagged", hits, n, AIM_HONEST_WEEK, at_most=True))
+    for rate, aim, scope in ((0.7, AIM_PEEK_GAME, "game"), (0.5, AIM_PEEK_WEEK, "week")):
+        for base in PEEK_BASES:
+            name = f"peek {rate:.0%}, {base} otherwise"
+            if scope == "game":
+                hits, n = sum(v >= t for v in out[name]), len(out[name])
+                print(aim_line(f"{name}: games flagged", hits, n, aim))
+            else:
+                hits, n = week_counts[f"{name}, {QUIET_WEEK} games"]
+                print(aim_line(f"{name}: {QUIET_WEEK}-game weeks flagged", hits, n, aim))
+    for rate in SOLVER_RATES:
+        hits, n = week_counts[f"solver {rate:.0%}, random otherwise, {QUIET_WEEK} games"]
+        print(
+            aim_line(f"solver {rate:.0%}, random otherwise: {QUIET_WEEK}-game weeks flagged", hits, n, AIM_SOLVER_WEEK)
+        )
 
     print()
     if full_rate is None or worst_honest is None:
@@ -530,18 +686,19 @@ def report(out: dict[str, list[float]], pinned: dict[str, float]) -> bool:
     return met
 
 
-def sweep(out: dict[str, list[float]]) -> None:
+def sweep(assessed: dict[str, list[fairplay.GameAssessment]]) -> None:
     """Calibration: detection and the worst honest type's false positives per threshold."""
+    out = suspicions(assessed)
     print("\nSweep (calibration): per-game threshold")
     cheat_names = [n for n in out if not is_honest(n)]
     print(f"{'threshold':>9} {'worst honest':>13} " + " ".join(f"{n[:14]:>14}" for n in cheat_names))
-    for t in (3.0, 3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 7.0, 8.0, 10.0):
+    for t in (3.0, 3.5, 3.75, 4.0, 4.25, 4.5, 5.0, 5.5, 6.0, 7.0, 8.0, 10.0):
         worst = max(sum(v >= t for v in out[n]) / len(out[n]) for n in filter(is_honest, out))
         print(
-            f"{t:>9.1f} {worst:>13.2%} "
+            f"{t:>9.2f} {worst:>13.2%} "
             + " ".join(f"{sum(v >= t for v in out[n]) / len(out[n]):>14.1%}" for n in cheat_names)
         )
-    all_weeks = weeks(out)
+    all_weeks = weeks(assessed)
     if not all_weeks["full knowledge in 1 of 7"]:
         print(f"\nno weekly sweep: fewer than {WEEK} deals")
         return
@@ -554,7 +711,7 @@ def sweep(out: dict[str, list[float]]) -> None:
         for threshold in (4.0, 5.0, 6.0, 7.0, 9.0):
 
             def share(rows, allowance=allowance, threshold=threshold):
-                return sum(sum(max(0.0, v - allowance) for v in w) >= threshold for w in rows) / len(rows)
+                return sum(sum(max(0.0, g.suspicion - allowance) for g in w) >= threshold for w in rows) / len(rows)
 
             worst = max(share(rows) for name, rows in all_weeks.items() if name.startswith("honest"))
             cells.append(
@@ -562,6 +719,16 @@ def sweep(out: dict[str, list[float]]) -> None:
                 f"/{share(all_weeks['occasional 30%, every game']):>5.1%}"
             )
         print(f"  allowance {allowance}: " + "   ".join(cells))
+    print("\nSweep (calibration): pooled threshold (worst honest weeks, then each quiet cheater's weeks)")
+    pooled = {name: [fairplay.accumulate(w).pooled for w in rows] for name, rows in all_weeks.items()}
+    quiet = [n for n in pooled if n.startswith(("peek 50", "solver"))]
+    print(f"{'threshold':>9} {'worst honest':>13} " + " ".join(f"{n[:16]:>16}" for n in quiet))
+    for threshold in (2.0, 3.0, 4.0, 5.0, 6.0, 8.0):
+        worst = max(sum(v >= threshold for v in pooled[n]) / len(pooled[n]) for n in pooled if n.startswith("honest"))
+        print(
+            f"{threshold:>9.1f} {worst:>13.2%} "
+            + " ".join(f"{sum(v >= threshold for v in pooled[n]) / len(pooled[n]):>16.1%}" for n in quiet)
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -580,6 +747,17 @@ def main(argv: list[str] | None = None) -> None:
         f"fairplay-{args.seed_base + args.seeds - 1}), each played by every player type below"
     )
     print(f"commit {commit()}, {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {machine()}")
+    last = args.seed_base + args.seeds - 1
+    if last < CALIBRATION_DEALS[0] or args.seed_base > CALIBRATION_DEALS[1]:
+        print(
+            f"seed range: REPORT — the thresholds were chosen on the calibration deals "
+            f"fairplay-{CALIBRATION_DEALS[0]} … {CALIBRATION_DEALS[1]}, none of which is played here"
+        )
+    else:
+        print(
+            f"seed range: CALIBRATION (overlaps fairplay-{CALIBRATION_DEALS[0]} … {CALIBRATION_DEALS[1]}, "
+            "where the thresholds were chosen): not a report"
+        )
     calibration = Calibration()
     out, pinned = run(args.seeds, args.seed_base, calibration)
     report(out, pinned)

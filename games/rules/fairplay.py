@@ -10,8 +10,8 @@ successes flagged ~14 % of full cheaters in the first study), choices conditione
 held set do not.
 
 Per game: a generalised likelihood ratio (GLR), ``suspicion``,
-    max over honest model m with m.cheat, cheat rate θ of  Σ log[(1−θ)·π_m(a) + θ·π_m(a | a held)]
-    − max over honest model m of                           Σ log π_m(a)
+    max over model m, cheat rate θ of  Σ log[(1−θ)·π_m(a) + θ·π_m(a | a held)] − penalty_m
+    − max over honest model m of       Σ log π_m(a)
 where π_m is one of a small family of honest choosers over the *public chances*
 (uniform, "a rank it is sure of, else uniform", soft-max at two temperatures, greedy on
 our chances, the engine's own rule mirrored, and the two hand-order habits "oldest card
@@ -19,8 +19,13 @@ first" and "newest card first"). Fitting the honest model per game keeps random,
 careful, rule-following and habit-following honest players alike near 0; the cheat rate
 θ in [0, THETA_MAX] lets "careful" and partly informed cheaters be caught, and keeps one
 lucky ask from dominating (it costs log(1−θ) on every held-but-missed ask). The
-alternative is not built on the two models that ignore the chances (``_Model.cheat``):
-there it only measured a random asker's luck. ``suspicion`` ≥ 0, in nats.
+alternatives built on the two models that ignore the chances ("random, and a peek on a
+share of the asks") pay BLIND_PENALTY: they also explain a random asker's luck.
+``suspicion`` ≥ 0, in nats.
+
+Per player (``accumulate``, a week): the per-game figures above their allowance, and a
+pooled ratio with one model and one θ for all the games (``GameAssessment.profile``), which
+catches a quiet peeker whose games are each unremarkable.
 
 Only the standard library (games/ rule); everything is derived by replay.
 """
@@ -47,15 +52,28 @@ from .peche import (
 )
 
 # Calibrated with bench/fairplay.py on the calibration deals fairplay-0 … 1999
-# (docs/fairplay.md): the smallest threshold at which every simulated honest player type
-# stays under it in ≥ 99.7 % of games there; ~95 % of full-knowledge cheaters reach it.
-FLAG_THRESHOLD = 3.5
+# (docs/fairplay.md): the smallest threshold, in steps of 0.25, at which every simulated
+# honest player type stays under it in ≥ 99.8 % of games there.
+FLAG_THRESHOLD = 4.0
+# The alternatives built on the two chance-blind models ("random, or memory, and a peek on
+# a share of the asks") also explain a random asker's luck: they must beat the best honest
+# model by this much more. Chosen on the calibration deals (0, 0.5, 1, 1.5, 2 nats: 1 flags
+# the most quiet peekers at the per-game threshold that keeps honest players at 0.2 %).
+BLIND_PENALTY = 1.0
 # Weekly rule (accumulate): each game contributes its suspicion above ALLOWANCE (most
 # honest games contribute 0), flagged when the total reaches PLAYER_THRESHOLD. Chosen on
 # the same calibration deals: of the sweep's cells with no honest week flagged, the one
 # that flags the most occasional and deck-mapping cheaters' weeks.
 ALLOWANCE = 0.75
 PLAYER_THRESHOLD = 7.0
+# Weekly rule, pooled (accumulate): one cheating model and one peek rate θ for all the
+# player's games, each game against its own best honest model; flagged when the pooled
+# ratio reaches POOLED_THRESHOLD. A quiet peeker leaves ~1 nat a game, never enough alone,
+# but the same θ every day adds up; per-game maxima cannot (each game fits its own θ and is
+# floored at 0). Chosen on 7-game honest weeks drawn from the calibration deals.
+POOLED_THRESHOLD = 4.0
+# The peek rates of the pooled rule (θ on a grid: the profiles are added game by game).
+THETA_GRID = tuple(i / 20 for i in range(20))  # 0, 0.05, …, 0.95 (= THETA_MAX)
 # θ < 1: a cheater model that never asks a rank the opponent lacks while another is held
 # would make one honest-looking miss infinitely exculpatory, and a lucky ask infinitely
 # damning; 0.95 bounds both.
@@ -106,6 +124,9 @@ class GameAssessment:
     cheat_rate: float  # fitted θ: the share of informative choices explained by clairvoyance
     honest_model: str  # the honest chooser that fits this player best
     asks: tuple[AskEvidence, ...]
+    # For the pooled weekly rule: per model of MODELS, per θ of THETA_GRID, the log-likelihood
+    # of "this model, and a peek at rate θ" minus that of this game's best honest model.
+    profile: tuple[tuple[float, ...], ...] = ()
 
     def as_dict(self, *, asks: bool = False) -> dict[str, Any]:
         """A compact JSON summary; ``asks=True`` adds the per-ask rows."""
@@ -126,10 +147,20 @@ class GameAssessment:
 class PlayerAssessment:
     suspicion: float  # Σ max(0, game suspicion − ALLOWANCE)
     games: int
-    flagged: bool  # suspicion ≥ PLAYER_THRESHOLD
+    flagged: bool  # suspicion ≥ PLAYER_THRESHOLD or pooled ≥ POOLED_THRESHOLD
+    pooled: float = 0.0  # the pooled ratio over the games given with their profile
+    pooled_model: str = ""  # its cheating model (what the player does when it does not peek)
+    pooled_rate: float = 0.0  # its peek rate θ
 
     def as_dict(self) -> dict[str, Any]:
-        return {"suspicion": round(self.suspicion, 3), "games": self.games, "flagged": self.flagged}
+        return {
+            "suspicion": round(self.suspicion, 3),
+            "games": self.games,
+            "flagged": self.flagged,
+            "pooled": round(self.pooled, 3),
+            "pooled_model": self.pooled_model,
+            "pooled_rate": self.pooled_rate,
+        }
 
 
 # --- What the player can know about the opponent's hand -------------------------------
@@ -382,17 +413,17 @@ class _Model:
     # formula, the first in hand order on a tie); "oldest" / "newest" (a hand-order habit).
     kind: str
     beta: float = 0.0
-    # Whether the cheating alternative is also built on this model. Not on the two that
-    # ignore the chances: "a random asker who sometimes peeks" is exactly a lucky random
-    # asker, so it turned the luck of random honest players into suspicion, while every
-    # cheater measured (even one that asks at random when it does not peek) is still
-    # explained at least as well around soft-max at β = 5 (docs/fairplay.md, "measured").
-    cheat: bool = True
+    # Nats the cheating alternative built on this model must gain beyond the honest fit. On
+    # the two that ignore the chances: "a random asker who sometimes peeks" is, ask for
+    # ask, a random asker in luck, so without it random honest players' luck turned into
+    # suspicion; without the alternative at all, the quiet peekers of issue 27 (a held
+    # rank on 70 % of the asks, at random otherwise) went through (docs/fairplay.md).
+    penalty: float = 0.0
 
 
 MODELS: tuple[_Model, ...] = (
-    _Model("random", "uniform", cheat=False),
-    _Model("memory", "memory", cheat=False),
+    _Model("random", "uniform", penalty=BLIND_PENALTY),
+    _Model("memory", "memory", penalty=BLIND_PENALTY),
     _Model("soft5", "soft", 5.0),
     _Model("soft15", "soft", 15.0),
     _Model("greedy", "greedy"),
@@ -486,13 +517,16 @@ def _judge(raw: list[Observed]) -> GameAssessment:
             else:
                 misses += 1
                 rows.append((math.log(pi[i]), -1.0))
-        theta, gain = _fit_theta(gains, misses) if model.cheat else (0.0, 0.0)
-        per_model.append((model, log_pi, theta, gain, rows))
+        theta, gain = _fit_theta(gains, misses)
+        profile = tuple(log_pi + sum(math.log1p(t * g) for g in gains) + misses * math.log1p(-t) for t in THETA_GRID)
+        per_model.append((model, log_pi, theta, gain, rows, profile))
     honest = max(per_model, key=lambda t: t[1])
-    cheat = max((t for t in per_model if t[0].cheat), key=lambda t: t[1] + t[3])
-    suspicion = max(0.0, cheat[1] + cheat[3] - honest[1])
+    cheat = max(per_model, key=lambda t: t[1] + t[3] - t[0].penalty)
+    suspicion = max(0.0, cheat[1] + cheat[3] - cheat[0].penalty - honest[1])
     theta = cheat[2]
     asks = []
+    # Each ask's weight; the cheating model's penalty is not an ask's, so the weights add up
+    # to the suspicion plus that penalty when the game is suspect.
     for a, (lp_c, g), (lp_h, _) in zip(raw, cheat[4], honest[4]):
         if g is None:
             extra = 0.0
@@ -522,6 +556,7 @@ def _judge(raw: list[Observed]) -> GameAssessment:
         cheat_rate=theta if suspicion > 0.0 else 0.0,
         honest_model=honest[0].name,
         asks=tuple(asks),
+        profile=tuple(tuple(v - honest[1] for v in t[5]) for t in per_model),
     )
 
 
@@ -565,13 +600,38 @@ def judge(raw: list[Observed]) -> GameAssessment:
 
 
 def accumulate(games: Iterable[GameAssessment | float]) -> PlayerAssessment:
-    """Several games of one player (e.g. a week): Σ max(0, suspicion − ALLOWANCE).
+    """Several games of one player (e.g. a week), two rules (docs/fairplay.md, calibrated
+    on 7-game weeks):
 
-    Honest games rarely exceed the allowance, so the total does not grow with the number
-    of games the way a plain sum would; a game well above it (an occasional cheat) adds
-    nearly all its evidence. Flagged at PLAYER_THRESHOLD (docs/fairplay.md, calibrated
-    on 7-game weeks).
+    - Σ max(0, suspicion − ALLOWANCE) ≥ PLAYER_THRESHOLD. Honest games rarely exceed the
+      allowance, so the total does not grow with the number of games the way a plain sum
+      would; a game well above it (an occasional cheat) adds nearly all its evidence.
+    - pooled ≥ POOLED_THRESHOLD: max over a cheating model and a peek rate θ shared by all
+      the games of Σ (its log-likelihood − the game's best honest one). Only games given
+      as a GameAssessment carry the profile this needs; a bare suspicion counts in the
+      first rule only.
     """
-    values = [g.suspicion if isinstance(g, GameAssessment) else float(g) for g in games]
+    values: list[float] = []
+    profiles: list[tuple[tuple[float, ...], ...]] = []
+    for g in games:
+        if isinstance(g, GameAssessment):
+            values.append(g.suspicion)
+            if g.profile:
+                profiles.append(g.profile)
+        else:
+            values.append(float(g))
     total = sum(max(0.0, v - ALLOWANCE) for v in values)
-    return PlayerAssessment(suspicion=total, games=len(values), flagged=total >= PLAYER_THRESHOLD)
+    pooled, model, rate = 0.0, "", 0.0
+    for m, cheat_model in enumerate(MODELS):
+        for t, theta in enumerate(THETA_GRID):
+            value = sum(p[m][t] for p in profiles)
+            if value > pooled:
+                pooled, model, rate = value, cheat_model.name, theta
+    return PlayerAssessment(
+        suspicion=total,
+        games=len(values),
+        flagged=total >= PLAYER_THRESHOLD or pooled >= POOLED_THRESHOLD,
+        pooled=pooled,
+        pooled_model=model,
+        pooled_rate=rate,
+    )
