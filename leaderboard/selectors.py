@@ -262,14 +262,16 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
     if not results:
         return []
     week_start = challenge.date - dt.timedelta(days=WEEK - 1)
-    week: dict[int, list[float]] = {}
-    for player_id, suspicion in Result.objects.filter(
+    # The pooled weekly rule needs each game's evidence over the peek rates, which is not
+    # stored: the week's games are judged again from seed and asks (fairplay.assess).
+    week: dict[int, list[fairplay.GameAssessment | float]] = {}
+    for player_id, seed, moves in Result.objects.filter(
         player_id__in={r.player_id for r in results},
         ranked=True,
         challenge__game=challenge.game,
         challenge__date__range=(week_start, challenge.date),
-    ).values_list("player_id", "suspicion"):
-        week.setdefault(player_id, []).append(suspicion)
+    ).values_list("player_id", "challenge__seed", "attempt__moves"):
+        week.setdefault(player_id, []).append(fairplay.assess(seed, list(moves)))
     by_client: dict[str, set[int]] = {}
     by_browser: dict[str, set[int]] = {}
     for player_id, client_key, browser_key in Attempt.objects.filter(challenge=challenge, ranked=True).values_list(

@@ -32,6 +32,7 @@ Only the standard library (games/ rule); everything is derived by replay.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
@@ -574,8 +575,23 @@ def assess(
     """The suspicion of one game, replayed from its seed (or chosen ``deck``) and asks.
 
     Raises ReplayError exactly as ENGINE.replay does (``partial``: an unfinished game
-    is assessed on the asks it has).
+    is assessed on the asks it has). A finished game of a seed is kept (the review
+    queue judges each player's week again on every view, ``accumulate``).
     """
+    if seed is not None and deck is None and not partial and isinstance(moves, list):
+        if all(isinstance(move, str) for move in moves):
+            return _assess_finished(seed, tuple(moves))
+    return _assess(seed, moves, deck=deck, partial=partial)
+
+
+@functools.lru_cache(maxsize=4096)
+def _assess_finished(seed: str, moves: tuple[str, ...]) -> GameAssessment:
+    return _assess(seed, list(moves))
+
+
+def _assess(
+    seed: str | None, moves: list[Any], *, deck: list[str] | None = None, partial: bool = False
+) -> GameAssessment:
     game = WatchedGame(deck_for(seed, deck))
     if not isinstance(moves, list):
         raise GameError("bad_input", "moves is a list of ranks")
