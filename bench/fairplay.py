@@ -668,6 +668,7 @@ def report(assessed: dict[str, list[fairplay.GameAssessment]], pinned: dict[str,
             aim_line(f"solver {rate:.0%}, random otherwise: {QUIET_WEEK}-game weeks flagged", hits, n, AIM_SOLVER_WEEK)
         )
 
+    ceiling(assessed)
     print()
     if full_rate is None or worst_honest is None:
         print("aim (issue 13): not judged — a figure above has no games")
@@ -684,6 +685,34 @@ def report(assessed: dict[str, list[fairplay.GameAssessment]], pinned: dict[str,
     if week_honest is not None:
         print(f"weekly rule: worst honest type's weeks flagged {week_honest:.2%}")
     return met
+
+
+def ceiling(assessed: dict[str, list[fairplay.GameAssessment]]) -> None:
+    """How far any test of one game's choices can go against a quiet peeker: the
+    Neyman–Pearson test that knows the peeker's habit and rate exactly and has to spare
+    only the one honest type that shares its habit (its log-likelihood ratio at that θ,
+    from the games' profiles), thresholded at that honest type's 99.5 % quantile."""
+    names = [m.name for m in fairplay.MODELS]
+    print("\nCeiling per game: the most powerful test of one known alternative against one honest type")
+    for base, model, honest_name in (
+        ("random", "random", "honest: random"),
+        ("memory", "memory", "honest: memory, else random"),
+    ):
+        m = names.index(model)
+        for rate in PEEK_RATES:
+            t = fairplay.THETA_GRID.index(rate)
+            name = f"peek {rate:.0%}, {base} otherwise"
+            if not assessed.get(name) or not assessed.get(honest_name):
+                continue
+            honest_values = sorted(g.profile[m][t] - g.profile[m][0] for g in assessed[honest_name])
+            cut = honest_values[min(len(honest_values) - 1, int(0.995 * len(honest_values)))]
+            hits = sum(g.profile[m][t] - g.profile[m][0] > cut for g in assessed[name])
+            n = len(assessed[name])
+            lo, hi = wilson(hits, n)
+            print(
+                f"  {name}: {hits}/{n} = {hits / n:.1%} [{lo:.1%}, {hi:.1%}] at 0.5 % of '{honest_name}' "
+                f"(ratio at θ = {rate} above {cut:.2f} nats)"
+            )
 
 
 def sweep(assessed: dict[str, list[fairplay.GameAssessment]]) -> None:
