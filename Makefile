@@ -74,7 +74,7 @@ test: lint messages browser-deps stack-deps node_modules/axe-core/axe.min.js
 test-quick: lint messages
 	$(BIN)/python -m pytest -q -m "$(QUICK)" $(PYTEST_ARGS)
 
-# The whole benchmark set, one report in docs/reports/ (bench/report.py; ~25 min, quiet machine).
+# The whole benchmark set, one report in docs/reports/ (bench/report.py; ~20 min, quiet machine).
 # BENCH_ARGS="--against COMMIT" runs the full stack side by side with that commit.
 bench: install-bench stack-deps
 	@command -v valgrind >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq valgrind)
