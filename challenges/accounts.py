@@ -172,6 +172,7 @@ def player_export(*, player: Player, now: dt.datetime | None = None) -> dict[str
         },
         "attempts": attempts,
         "casual_games": hooks.player_casual_games(player),
+        "leagues": hooks.player_leagues(player),
         "device_codes": codes,
     }
 
@@ -193,6 +194,7 @@ def player_delete(*, player: Player, now: dt.datetime | None = None) -> None:
         Attempt.objects.filter(player=player).exclude(pk__in=kept.values("pk")).delete()
         kept.update(client_key="", browser_key="")
         hooks.player_casual_delete(player)
+        hooks.player_leagues_delete(player)
         DeviceCode.objects.filter(player=player).delete()
         # The look-alike key must stay unique: a tab never survives names.normal_form, so
         # no name anybody types has this key, and the empty name is free for nobody.

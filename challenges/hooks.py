@@ -6,7 +6,9 @@ challenges' work ends in their data:
 - leaderboard's: verifying an attempt writes its result, an attempt's view shows its rank,
   and the sweeper also catches the rank index up;
 - the casual app's: a player's export lists their casual games, and deleting the account
-  deletes them.
+  deletes them;
+- the leagues': the export lists the player's leagues, and deleting the account removes
+  their memberships (an owned league passes to its oldest member, or goes).
 Each app plugs its functions in here from its AppConfig.ready(); calling a hook nobody
 provided is a configuration error, never a silent no-op (a verified attempt without its
 result would be lost, a deleted account would keep its casual games).
@@ -26,6 +28,8 @@ PROVIDERS = {
     "after_sweep": "leaderboard",
     "player_casual_games": "games.web",
     "player_casual_delete": "games.web",
+    "player_leagues": "leagues",
+    "player_leagues_delete": "leagues",
 }
 NAMES = tuple(PROVIDERS)
 _provided: dict[str, Callable[..., Any]] = {}
@@ -71,3 +75,14 @@ def player_casual_games(player: Any) -> list[dict[str, Any]]:
 def player_casual_delete(player: Any) -> None:
     """Delete the player's casual games; the caller's transaction deletes the account."""
     _hook("player_casual_delete")(player)
+
+
+def player_leagues(player: Any) -> list[dict[str, Any]]:
+    """The player's leagues as their export lists them (JSON-ready dicts)."""
+    return _hook("player_leagues")(player)
+
+
+def player_leagues_delete(player: Any) -> None:
+    """Remove the player's memberships (an owned league passes on, or goes when empty);
+    the caller's transaction deletes the account."""
+    _hook("player_leagues_delete")(player)

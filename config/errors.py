@@ -34,6 +34,9 @@ STATUS = {
     "day_closed": status.HTTP_409_CONFLICT,
     "day_open": status.HTTP_409_CONFLICT,
     "name_taken": status.HTTP_409_CONFLICT,
+    "not_owner": status.HTTP_403_FORBIDDEN,
+    "league_full": status.HTTP_409_CONFLICT,
+    "too_many_leagues": status.HTTP_409_CONFLICT,
     "unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
 }
 

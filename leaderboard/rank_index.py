@@ -96,6 +96,23 @@ def rank_of(challenge_id: int, attempt_id: int) -> int | None:
         return None
 
 
+def ranks_of(challenge_id: int, attempt_ids: list[int]) -> dict[int, int | None] | None:
+    """Each attempt's 0-based position (None: not in the set) in one round trip, or None
+    if the day's index is not ready or Redis is unreachable (a league's board: up to 200)."""
+    try:
+        client = _redis()
+        if client is None:
+            return None
+        pipe = client.pipeline(transaction=False)
+        pipe.exists(ready_key(challenge_id))
+        for attempt_id in attempt_ids:
+            pipe.zrank(key(challenge_id), member(attempt_id))
+        ready, *positions = pipe.execute()
+    except Exception:
+        return None
+    return dict(zip(attempt_ids, positions, strict=True)) if ready else None
+
+
 def size(challenge_id: int) -> int | None:
     """How many results the day's set holds, or None (Redis unreachable)."""
     try:

@@ -32,7 +32,7 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_the_domain_modules_are_found():
-    assert {"challenges/services.py", "leaderboard/selectors.py", "challenges/accounts.py"} <= {
+    assert {"challenges/services.py", "leaderboard/selectors.py", "challenges/accounts.py", "leagues/selectors.py"} <= {
         str(p.relative_to(ROOT)) for p in DOMAIN_MODULES
     }
 
@@ -55,13 +55,13 @@ def test_a_refusal_gets_its_status_from_its_code_alone():
     assert not hasattr(DomainError("x"), "status_code")
 
 
-# --- one-way dependencies: games <- challenges <- leaderboard <- frontend ------------------
+# --- one-way dependencies: games <- challenges <- leaderboard <- leagues <- frontend -------
 # (games.web, the casual app, sits beside leaderboard: it stores its games with challenges.play;
 # config/ holds the project's wiring (settings, urls, wsgi, Celery's app) and, beside it, the
 # plumbing every app shares, which imports no app.)
 
-APPS = ("challenges", "leaderboard", "games/web", "frontend")
-PACKAGES = ("config", "challenges", "leaderboard", "games", "frontend")
+APPS = ("challenges", "leaderboard", "leagues", "games/web", "frontend")
+PACKAGES = ("config", "challenges", "leaderboard", "leagues", "games", "frontend")
 WIRING = {"config/urls.py", "config/wsgi.py", "config/celery_app.py", "config/__init__.py"}
 
 # The imports inside a function that stay, each for its reason. Anything else found inside
@@ -72,6 +72,7 @@ FUNCTION_IMPORTS_ALLOWED = {
     ("challenges/apps.py", "ready"): {"django.conf", "django.core.exceptions", "config.throttling", "tasks", "auth"},
     ("leaderboard/apps.py", "ready"): {"selectors", "services"},
     ("games/web/apps.py", "ready"): {"accounts"},
+    ("leagues/apps.py", "ready"): {"services"},
 }
 
 
@@ -148,11 +149,12 @@ def test_the_seams_once_crossed_inside_functions_are_found(tmp_path):
 
 # What a layer may not import at module level (the lower layers never see the upper ones).
 ABOVE = {
-    "challenges": ("leaderboard", "frontend", "games/web"),
-    "leaderboard": ("frontend",),
-    "games/rules": ("config", "challenges", "leaderboard", "frontend", "games/web"),
+    "challenges": ("leaderboard", "leagues", "frontend", "games/web"),
+    "leaderboard": ("leagues", "frontend"),
+    "leagues": ("frontend", "games/web"),
+    "games/rules": ("config", "challenges", "leaderboard", "leagues", "frontend", "games/web"),
     # The shared plumbing: no app (the project's wiring, WIRING and settings, is exempt).
-    "config": ("challenges", "leaderboard", "frontend", "games/web"),
+    "config": ("challenges", "leaderboard", "leagues", "frontend", "games/web"),
 }
 
 

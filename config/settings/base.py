@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "games.web",
     "challenges",
     "leaderboard",
+    "leagues",
     "frontend",
 ]
 
@@ -266,6 +267,10 @@ RATE_LIMITS = {
     # One-time codes to sign in on another device: made per player, tried per client IP.
     "device_codes": os.environ.get("RATE_LIMIT_DEVICE_CODES", "10/hour"),
     "device_code_tries": os.environ.get("RATE_LIMIT_DEVICE_CODE_TRIES", "20/hour"),
+    # League invite codes tried (right or wrong), per client IP and per player: a join is
+    # a few a week, a guesser needs about 2**48 tries.
+    "league_joins": os.environ.get("RATE_LIMIT_LEAGUE_JOINS", "60/hour"),
+    "league_joins_player": os.environ.get("RATE_LIMIT_LEAGUE_JOINS_PLAYER", "20/hour"),
 }
 # Failed log-ins for one name from any address: each Nth within the period is logged at
 # WARNING with the addresses (a burst of guesses; nothing is refused for it). "off": none.
