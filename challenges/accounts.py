@@ -21,7 +21,7 @@ from games.rules.base import DomainError
 
 from . import hooks
 from .auth import forget_user
-from .models import Attempt, DeviceCode, Player
+from .models import Attempt, DeviceCode, Player, SignUp
 from .services import clean_name, hash_token
 
 # A code is typed on a phone: 8 characters without look-alikes (no 0/O, 1/I/L), about
@@ -142,7 +142,11 @@ def player_export(*, player: Player, now: dt.datetime | None = None) -> dict[str
                 "finished_at": _when(attempt.finished_at),
                 # Keyed hashes of the address and browser a ranked game started from (kept for
                 # the review of clusters of players); they cannot be turned back into either.
-                "origin": {"address_hash": attempt.client_key or None, "browser_hash": attempt.browser_key or None},
+                "origin": {
+                    "address_hash": attempt.client_key or None,
+                    "network_hash": attempt.network_key or None,
+                    "browser_hash": attempt.browser_key or None,
+                },
                 "result": None
                 if result is None
                 else {
@@ -169,11 +173,25 @@ def player_export(*, player: Player, now: dt.datetime | None = None) -> dict[str
             "created_at": _when(player.created_at),
             "has_password": bool(user and user.has_usable_password()),
             "last_login": _when(user.last_login) if user else None,
+            # Where the account was made, as the keyed hashes kept (challenges/origins.py).
+            "signup": _signup(player),
         },
         "attempts": attempts,
         "casual_games": hooks.player_casual_games(player),
         "leagues": hooks.player_leagues(player),
         "device_codes": codes,
+    }
+
+
+def _signup(player: Player) -> dict[str, Any] | None:
+    signup = SignUp.objects.filter(player=player).first()
+    if signup is None:
+        return None
+    return {
+        "address_hash": signup.client_key or None,
+        "network_hash": signup.network_key or None,
+        "browser_hash": signup.browser_key or None,
+        "burst": signup.burst is not None,
     }
 
 
@@ -192,10 +210,11 @@ def player_delete(*, player: Player, now: dt.datetime | None = None) -> None:
             player=player, ranked=True, status__in=[Attempt.Status.VERIFYING, Attempt.Status.VERIFIED]
         )
         Attempt.objects.filter(player=player).exclude(pk__in=kept.values("pk")).delete()
-        kept.update(client_key="", browser_key="")
+        kept.update(client_key="", network_key="", browser_key="")
         hooks.player_casual_delete(player)
         hooks.player_leagues_delete(player)
         DeviceCode.objects.filter(player=player).delete()
+        SignUp.objects.filter(player=player).delete()  # where the account was made
         # The look-alike key must stay unique: a tab never survives names.normal_form, so
         # no name anybody types has this key, and the empty name is free for nobody.
         Player.objects.filter(pk=player.pk).update(

@@ -50,6 +50,30 @@ BROWSER_COOKIE = "browser"
 BROWSER_SHAPE = re.compile(r"^[A-Za-z0-9_-]{24}$")
 
 
+def device_cookie(request) -> str:
+    """The browser's device cookie (a new random one if it has none): a long-lived mark that
+    outlives log-ins, so that the players one browser creates and plays are tied together
+    for reviewers (leaderboard/linking.py). Stored only as a keyed hash."""
+    browser = request.COOKIES.get(BROWSER_COOKIE, "")
+    return browser if BROWSER_SHAPE.match(browser) else secrets.token_urlsafe(18)
+
+
+def keep_device_cookie(response, browser: str) -> None:
+    response.set_cookie(
+        BROWSER_COOKIE,
+        browser,
+        max_age=400 * 86400,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+
+
+def client_address(request) -> str:
+    """The address as the rate limits see it (behind trusted proxies only: config/security.py)."""
+    return BaseThrottle().get_ident(request) or ""
+
+
 # --- request bodies: each is its check and its schema -----------------------------------
 
 
@@ -101,9 +125,12 @@ class PlayersView(APIView):
     )
     def post(self, request):
         body = parsed(PlayerCreateIn, request)
-        player, token = services.player_create(name=body["name"])
+        browser = device_cookie(request)
+        player, token = services.player_create(name=body["name"], client=client_address(request), browser=browser)
         login(request._request, player.user, backend=PLAYER_BACKEND)
-        return Response({"id": player.pk, "name": player.name, "token": token}, status=status.HTTP_201_CREATED)
+        response = Response({"id": player.pk, "name": player.name, "token": token}, status=status.HTTP_201_CREATED)
+        keep_device_cookie(response, browser)
+        return response
 
 
 class MeView(APIView):
@@ -265,25 +292,14 @@ class AttemptStartView(APIView):
     def post(self, request, date: str):
         player = require_player(request)
         challenge = services.challenge_on(date_text=date)
-        browser = request.COOKIES.get(BROWSER_COOKIE, "")
-        if not BROWSER_SHAPE.match(browser):
-            browser = secrets.token_urlsafe(18)
+        browser = device_cookie(request)
         attempt, created = services.attempt_start(
-            player=player, challenge=challenge, browser=browser, client=BaseThrottle().get_ident(request) or ""
+            player=player, challenge=challenge, browser=browser, client=client_address(request)
         )
         response = Response(
             selectors.attempt_view(attempt), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
         )
-        # The browser's own mark outlives log-ins: the players one browser creates on one
-        # day are shown together to reviewers.
-        response.set_cookie(
-            BROWSER_COOKIE,
-            browser,
-            max_age=400 * 86400,
-            httponly=True,
-            samesite="Lax",
-            secure=settings.SESSION_COOKIE_SECURE,
-        )
+        keep_device_cookie(response, browser)
         return response
 
 

@@ -118,6 +118,9 @@ class Attempt(StoredGame):
     # (throwaway players mapping the deal for a last one who plays it knowing the cards).
     client_key = models.CharField(max_length=16, blank=True, default="")
     browser_key = models.CharField(max_length=16, blank=True, default="")
+    # The address's network (its /24, or /64 for IPv6), keyed the same way: a household or
+    # a cheater's spare addresses share it (leaderboard/linking.py).
+    network_key = models.CharField(max_length=16, blank=True, default="", db_default="")
 
     class Meta:
         constraints = [
@@ -125,7 +128,19 @@ class Attempt(StoredGame):
                 fields=["player", "challenge"], condition=models.Q(ranked=True), name="one_ranked_attempt_per_day"
             )
         ]
-        indexes = [models.Index(fields=["status", "verify_enqueued_at"], name="attempt_status_enqueued")]
+        indexes = [
+            models.Index(fields=["status", "verify_enqueued_at"], name="attempt_status_enqueued"),
+            # The day's games tied to one by where they started (leaderboard/linking.py),
+            # looked up at each ranked game's verification: ranked ones with a key only.
+            *(
+                models.Index(
+                    fields=["challenge", key],
+                    condition=models.Q(ranked=True) & ~models.Q(**{key: ""}),
+                    name=f"attempt_day_{key}",
+                )
+                for key in ("client_key", "network_key", "browser_key")
+            ),
+        ]
         permissions = [("review_attempt", "Can disqualify, restore and re-verify ranked games")]
 
     def __str__(self) -> str:
@@ -152,6 +167,32 @@ class Attempt(StoredGame):
             "verify_enqueued_at": now,
             "finished_at": now.replace(microsecond=now.microsecond // 1000 * 1000),
         }
+
+
+class SignUp(models.Model):
+    """Where a player was created, as keyed hashes (challenges/origins.py): the address, its
+    network, the browser's device cookie, and the burst of sign-ups from one network it
+    belongs to. Read by leaderboard/linking.py to tie accounts together; deleted with the
+    account (challenges/accounts.py)."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="signup")
+    at = models.DateTimeField()
+    client_key = models.CharField(max_length=16, blank=True, default="")
+    network_key = models.CharField(max_length=16, blank=True, default="")
+    browser_key = models.CharField(max_length=16, blank=True, default="")
+    # The id of the first player of a burst (several sign-ups from one network within
+    # origins.BURST_WINDOW), the same for every player of the burst; None outside one.
+    burst = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["network_key", "at"], condition=~models.Q(network_key=""), name="signup_network_at"),
+            models.Index(fields=["browser_key"], condition=~models.Q(browser_key=""), name="signup_browser"),
+            models.Index(fields=["burst"], condition=models.Q(burst__isnull=False), name="signup_burst"),
+        ]
+
+    def __str__(self) -> str:
+        return f"sign-up of player {self.player_id} at {self.at:%Y-%m-%d %H:%M}"
 
 
 class Review(models.Model):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import hmac
 import json
 import logging
 import re
@@ -25,7 +24,7 @@ from games.rules import fairplay
 from games.rules.base import DomainError, ReplayError
 from games.rules.registry import engine
 
-from . import days, hooks, names
+from . import days, hooks, names, origins
 from .models import Attempt, DailyChallenge, Player, Review
 from .play import one_move, play_stored
 
@@ -120,8 +119,9 @@ def clean_name(name: Any, *, player: Player | None = None) -> tuple[str, str]:
     return name, key
 
 
-def player_create(*, name: Any) -> tuple[Player, str]:
-    """A named guest player; returns the player and its token (shown once)."""
+def player_create(*, name: Any, client: str = "", browser: str = "") -> tuple[Player, str]:
+    """A named guest player; returns the player and its token (shown once). ``client`` and
+    ``browser`` (the address, the device cookie) are kept as keyed hashes (origins.py)."""
     name, key = clean_name(name)
     token = secrets.token_urlsafe(32)
     user = get_user_model()(username=f"p_{secrets.token_hex(10)}")
@@ -132,6 +132,7 @@ def player_create(*, name: Any) -> tuple[Player, str]:
         with transaction.atomic():
             user.save(force_insert=True)
             player = Player.objects.create(user=user, name=name, name_key=key, token_hash=hash_token(token))
+            origins.signup_record(player=player, client=client, browser=browser)
     except IntegrityError:
         raise DomainError("name_taken", "this name, or one that looks like it, is already taken") from None
     return player, token
@@ -179,21 +180,14 @@ def player_authenticate(*, name: Any, password: Any) -> Player:
 # --- attempts ----------------------------------------------------------------------
 
 
-def origin_key(kind: str, value: str) -> str:
-    """A keyed hash of where a game came from (an address, a browser's cookie): equal
-    values compare equal for reviewers, and the stored key tells nothing of the value."""
-    if not value:
-        return ""
-    return hmac.new(settings.SECRET_KEY.encode(), f"{kind}:{value}".encode(), hashlib.sha256).hexdigest()[:16]
-
-
 def attempt_start(
     *, player: Player, challenge: DailyChallenge, client: str = "", browser: str = ""
 ) -> tuple[Attempt, bool]:
     """Today's challenge: the one ranked attempt (created once). A past day: unranked
     practice, resuming the unfinished one if any. A future day cannot be played.
     ``client`` and ``browser`` (an address, a browser's own cookie) are kept as keyed
-    hashes with a ranked game, for the review of clusters of players."""
+    hashes with a ranked game (with the address's network), for the review of linked
+    accounts (leaderboard/linking.py)."""
     today = days.today()
     if challenge.date > today:
         raise DomainError("not_open", "this day has not started yet")
@@ -215,6 +209,7 @@ def attempt_start(
         ).first()
         if cut_short is not None:
             moves = list(cut_short.moves)
+    keys = origins.origin(client=client, browser=browser) if ranked else origins.Origin("", "", "")
     try:
         with one_statement():
             attempt = Attempt.objects.create(
@@ -222,8 +217,9 @@ def attempt_start(
                 challenge=challenge,
                 ranked=ranked,
                 moves=moves,
-                client_key=origin_key("client", client) if ranked else "",
-                browser_key=origin_key("browser", browser) if ranked else "",
+                client_key=keys.client_key,
+                network_key=keys.network_key,
+                browser_key=keys.browser_key,
             )
     except IntegrityError:  # a second tab created it a moment ago
         return Attempt.objects.get(player=player, challenge=challenge, ranked=True), False
