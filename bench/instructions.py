@@ -38,7 +38,7 @@ from pathlib import Path
 
 from bench.pgdb import drop_databases, fresh_database
 from bench.provenance import commit as provenance_commit
-from bench.provenance import cpu_model
+from bench.provenance import cpu
 from bench.report import worktree
 from tests.servers import RedisServer, free_port
 
@@ -126,7 +126,7 @@ def main() -> None:
                 drop_databases(db)
     finally:
         redis.kill()
-    print(f"commit {provenance_commit()}, {cpu_model()}, {os.cpu_count()} cores; {args.asks} requests per subject")
+    print(f"commit {provenance_commit()}, {cpu()}; {args.asks} requests per subject")
     print("Instructions per request (callgrind, thousands):")
     header = "".join(f"{name:>16}" for name, _ in trees)
     ratio = "           ratio" if args.against else ""

@@ -33,11 +33,12 @@ import itertools
 import json
 import os
 import random
-import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from bench.provenance import median_ratio, round_medians
 
 _names = itertools.count()
 
@@ -339,18 +340,16 @@ def main() -> None:
     if args.rounds > 1 or len(servers) > 1:
         print("\nmedians over the rounds:")
         for (name, n), runs in results.items():
-            med = {k: statistics.median(r[k] for r in runs) for k in ("asks_per_s", "p50", "p99")}
-            web = statistics.median(r["cpu_ms_per_ask"].get("web", 0.0) for r in runs)
+            med = round_medians(runs)
             ratio = ""
             first = results[(servers[0][0], n)]
             if name != servers[0][0]:
-                # Each round's pair was measured minutes apart at most: the ratio of the pair
-                # is steadier than the ratio of medians on a machine whose speed drifts.
-                pairs = [r["asks_per_s"] / f["asks_per_s"] for r, f in zip(runs, first) if f["asks_per_s"]]
-                ratio = f", asks/s x{statistics.median(pairs):.2f} of {servers[0][0]} (median of {len(pairs)} rounds)"
+                pairs = [(r["asks_per_s"], f["asks_per_s"]) for r, f in zip(runs, first) if f["asks_per_s"]]
+                if (asks := median_ratio(pairs)) is not None:
+                    ratio = f", asks/s x{asks:.2f} of {servers[0][0]} (median of {len(pairs)} rounds)"
             print(
                 f"  {name}: {n} players: {med['asks_per_s']:.0f} asks/s, p50 {med['p50']:.1f} ms, "
-                f"p99 {med['p99']:.1f} ms, web CPU {web:.2f} ms per ask{ratio}"
+                f"p99 {med['p99']:.1f} ms, web CPU {med['web']:.2f} ms per ask{ratio}"
             )
 
 

@@ -1,6 +1,6 @@
-"""The whole benchmark set in one command, one report (`make bench`; issue 20).
+"""The whole benchmark set in one command, one report (`make bench`).
 
-    .venv/bin/python -m bench.report                      # everything, ~25 minutes
+    .venv/bin/python -m bench.report                      # everything, ~20 minutes
     .venv/bin/python -m bench.report --against 32f5781    # the full stack side by side with a commit
     .venv/bin/python -m bench.report --only stack scaleout --rounds 5
 
@@ -37,7 +37,6 @@ import argparse
 import contextlib
 import datetime as dt
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -48,7 +47,7 @@ from pathlib import Path
 
 from bench.pgdb import PG, drop_databases, fresh_database
 from bench.provenance import commit as provenance_commit
-from bench.provenance import cpu_model
+from bench.provenance import machine_rows, median_ratio, round_medians
 from tests.servers import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,46 +65,6 @@ def sh(*command: str, cwd: Path = ROOT, env: dict | None = None, timeout: float 
     return subprocess.run(
         command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=True
     ).stdout.strip()
-
-
-# --- what ran where -----------------------------------------------------------------
-
-
-def machine() -> list[tuple[str, str]]:
-    mem_kib = int(
-        next(line.split()[1] for line in Path("/proc/meminfo").read_text().splitlines() if "MemTotal" in line)
-    )
-    import psycopg
-
-    with psycopg.connect(f"{PG}/postgres") as conn:
-        pg = {
-            name: conn.execute(f"show {name}").fetchone()[0]
-            for name in (
-                "server_version",
-                "shared_buffers",
-                "work_mem",
-                "max_connections",
-                "synchronous_commit",
-                "fsync",
-                "wal_level",
-                "jit",
-            )
-        }
-    redis_version = sh("redis-server", "--version")
-    return [
-        ("CPU", f"{cpu_model()}, {os.cpu_count()} cores"),
-        ("memory", f"{mem_kib / 2**20:.1f} GiB"),
-        ("kernel", platform.release()),
-        ("Python", platform.python_version()),
-        (
-            "Postgres",
-            "{server_version}; shared_buffers {shared_buffers}, work_mem {work_mem}, "
-            "max_connections {max_connections}, synchronous_commit {synchronous_commit}, fsync {fsync}, "
-            "wal_level {wal_level}, jit {jit}".format(**pg),
-        ),
-        ("Redis", f"{redis_version}; each benchmark's own redis-server (tests/servers.py: no persistence)"),
-        ("load average at start", " ".join(Path("/proc/loadavg").read_text().split()[:3])),
-    ]
 
 
 # --- a benchmark module, as its own process -------------------------------------------
@@ -263,8 +222,8 @@ def medians(runs: dict[str, list[dict]], base: str | None = None) -> str:
         if not good:
             out.append(f"- {name}: no trusted round")
             continue
-        med = {k: statistics.median(r[k] for r in good) for k in ("asks_per_s", "p50", "p99")}
-        web = statistics.median(r["cpu_ms_per_ask"].get("web", 0.0) for r in good)
+        med = round_medians(good)
+        web = med["web"]
         worker_per_game = (
             statistics.median(
                 r["cpu_ms_per_ask"].get("worker", 0.0) * r["asks"] / r["statuses"]["games"]
@@ -280,16 +239,14 @@ def medians(runs: dict[str, list[dict]], base: str | None = None) -> str:
             f"finished game"
         )
         if base and name != base and runs.get(base):
-            pairs = [
-                r["p99"] / b["p99"] for r, b in zip(rs, runs[base]) if "untrusted" not in r and "untrusted" not in b
-            ]
-            cpu = [
-                r["cpu_ms_per_ask"]["web"] / b["cpu_ms_per_ask"]["web"]
-                for r, b in zip(rs, runs[base])
-                if b["cpu_ms_per_ask"].get("web")
-            ]
-            if pairs:
-                line += f"; p99 x{statistics.median(pairs):.2f} and web CPU x{statistics.median(cpu):.2f} of {base}"
+            p99 = median_ratio(
+                (r["p99"], b["p99"]) for r, b in zip(rs, runs[base]) if "untrusted" not in r and "untrusted" not in b
+            )
+            cpu = median_ratio(
+                (r["cpu_ms_per_ask"]["web"], b["cpu_ms_per_ask"].get("web", 0.0)) for r, b in zip(rs, runs[base])
+            )
+            if p99 is not None and cpu is not None:
+                line += f"; p99 x{p99:.2f} and web CPU x{cpu:.2f} of {base}"
         out.append(line)
     return "\n".join(out)
 
@@ -330,7 +287,7 @@ def main() -> None:
         "|---|---|",
         f"| commit | {commit} |",
         f"| date | {started:%Y-%m-%d %H:%M:%S} UTC |",
-        *(f"| {k} | {v} |" for k, v in machine()),
+        *(f"| {k} | {v} |" for k, v in machine_rows(PG)),
         "",
     ]
 

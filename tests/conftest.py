@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 
-from tests.servers import RedisServer, free_port  # noqa: F401  (free_port: imported from here by tests)
+from tests.servers import CeleryWorker, RedisServer, free_port  # noqa: F401  (free_port: imported from here by tests)
 
 ROOT = Path(__file__).resolve().parent.parent
 # The published spec and vectors; the repository keeps its own copies (docs/rules.md,
@@ -103,60 +101,14 @@ def worker_env(db_name: str) -> dict[str, str]:
 WORKER_APP_NAME = "peche-test-worker"
 
 
-class WorkerProcess:
+class WorkerProcess(CeleryWorker):
     """A real `celery worker` on the test database; can be killed and restarted."""
 
     def __init__(self, db_name: str, log_path: Path) -> None:
+        # Its Postgres sessions carry this name (libpq reads PGAPPNAME): a fault test can
+        # tell them from the live server's and other tests' connections.
+        super().__init__({**worker_env(db_name), "PGAPPNAME": WORKER_APP_NAME}, log_path)
         self.db_name = db_name
-        self.log_path = log_path
-        self.proc: subprocess.Popen | None = None
-        self.ready_marks = 0
-
-    def start(self, concurrency: int = 1) -> None:
-        log = open(self.log_path, "ab")
-        self.ready_marks = self.log_path.read_bytes().count(b"ready.") + 1
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "-l",
-                "INFO",
-                "-P",
-                "prefork",
-                "-c",
-                str(concurrency),
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
-            cwd=ROOT,
-            # Its Postgres sessions carry this name (libpq reads PGAPPNAME): a fault test
-            # can tell them from the live server's and other tests' connections.
-            env={**worker_env(self.db_name), "PGAPPNAME": WORKER_APP_NAME},
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: kill() takes the pool children too
-        )
-        wait_for(lambda: self.log_path.read_bytes().count(b"ready.") >= self.ready_marks, timeout=40)
-
-    def kill(self) -> None:
-        import signal
-
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
 
 
 def session_redis_url(db: int | None = None) -> str:

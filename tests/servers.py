@@ -1,6 +1,8 @@
 """Servers the tests start, own and kill: a redis-server and a Postgres cluster, each on a
-free port of 127.0.0.1 with its files in a temporary directory. Fault tests break these,
-never the Redis or Postgres they found running on the machine (which may hold anything).
+free port of 127.0.0.1 with its files in a temporary directory, and a Celery worker. Fault
+tests break these, never the Redis or Postgres they found running on the machine (which may
+hold anything). The benchmarks start theirs from here too (bench/own_redis.py,
+bench/verification.py).
 
 No Django here: the session's own Redis is started by a pytest plugin before Django's
 settings are loaded (./conftest.py)."""
@@ -15,9 +17,12 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
@@ -95,6 +100,54 @@ class RedisServer:
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(10)
+
+
+class CeleryWorker:
+    """A real `celery -A config worker` in a process group of its own (kill() takes the pool's
+    children too), its output appended to ``log_path``; can be killed and started again.
+    ``env`` names its settings, database and broker."""
+
+    def __init__(self, env: dict[str, str], log_path: Path) -> None:
+        self.env = env
+        self.log_path = log_path
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, concurrency: int = 1, loglevel: str = "INFO", settle: float = 4.0) -> None:
+        """Start it and wait until it takes tasks: its "ready." line, which Celery logs at
+        INFO; at a quieter level (a benchmark that keeps its worker from logging every
+        verification) there is no such line, and ``settle`` seconds stand for it."""
+        ready_marks = (self.log_path.read_bytes().count(b"ready.") if self.log_path.exists() else 0) + 1
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [
+                    *(sys.executable, "-m", "celery", "-A", "config", "worker"),
+                    *("-l", loglevel, "-P", "prefork", "-c", str(concurrency)),
+                    *("--without-gossip", "--without-mingle", "--without-heartbeat"),
+                ],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        if loglevel.upper() in ("INFO", "DEBUG"):
+            _wait(lambda: self.log_path.read_bytes().count(b"ready.") >= ready_marks, 40, "the celery worker")
+        else:
+            time.sleep(settle)
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        """Celery's warm shutdown: the tasks in hand are finished first."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
 
 
 def postgres_bindir() -> Path | None:

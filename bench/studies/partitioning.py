@@ -1,8 +1,8 @@
-"""Attempts partitioned by day, side by side with today's plain table (not a test; issue 20,
-docs/partitioning.md).
+"""A design study (not built, not a test): attempts partitioned by day, side by side with
+today's plain table (docs/partitioning.md).
 
-    .venv/bin/python -m bench.partitioning                 # 30 days x 10,000: ~1 min quiet, 2-3 busy
-    .venv/bin/python -m bench.partitioning --days 90 --per-day 50000 --samples 2000
+    .venv/bin/python -m bench.studies.partitioning                 # 30 days x 10,000: ~1 min quiet, 2-3 busy
+    .venv/bin/python -m bench.studies.partitioning --days 90 --per-day 50000 --samples 2000
 
 On a database of its own (`bench_partition` on the local Postgres, created and dropped by
 this run; never another database) it builds three layouts of `challenges_attempt`, each with
@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
 import random
 import re
 import statistics
@@ -48,8 +47,7 @@ from collections.abc import Callable, Sequence
 import psycopg
 
 from bench.pgdb import PG
-from bench.provenance import commit as provenance_commit
-from bench.provenance import cpu_model
+from bench.provenance import commit, cpu, load_average
 
 DATABASE = "bench_partition"
 LAYOUTS = ("plain", "by_day", "by_id")
@@ -74,18 +72,6 @@ def one(conn: psycopg.Connection, statement: str, params: Sequence | None = None
     check(found is not None, f"no row from {statement!r}")
     assert found is not None
     return found
-
-
-# --- the machine and the code -----------------------------------------------------------
-
-
-def machine() -> str:
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    return f"{cpu_model()}, {os.cpu_count()} cores, load average {load} at start"
-
-
-def commit() -> str:
-    return provenance_commit("bench/partitioning.py")
 
 
 # --- schema -------------------------------------------------------------------------------
@@ -584,9 +570,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--days must be at least 3 (an oldest day to retire, a closed one to read, today)")
     rng = random.Random(20)
 
-    print("bench.partitioning: attempts partitioned by day vs today's plain table")
-    print(f"commit {commit()}, {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC")
-    print(f"machine: {machine()}")
+    print("bench.studies.partitioning: attempts partitioned by day vs today's plain table")
+    print(f"commit {commit('bench/studies/partitioning.py')}, {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC")
+    print(f"machine: {cpu()}, load average {load_average()} at start")
     with admin() as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {DATABASE}")
         conn.execute(f"CREATE DATABASE {DATABASE}")

@@ -1,14 +1,15 @@
-"""The capacity model (issue 20, docs/capacity.md): from the measured CPU each process spends
-per ask, what 100k, 1M and 10M players a day need at their peak, and what saturates first.
+"""A design study, the capacity model (docs/capacity.md): from the measured CPU each process
+spends per ask, what 100k, 1M and 10M players a day need at their peak, and what saturates
+first.
 
-    .venv/bin/python -m bench.capacity                      # the figures docs/capacity.md quotes
-    .venv/bin/python -m bench.capacity --web-ms 3.44        # the fresh machine of issue 20
-    .venv/bin/python -m bench.capacity --costs report.json  # costs from a bench report
+    .venv/bin/python -m bench.studies.capacity                      # the figures docs/capacity.md quotes
+    .venv/bin/python -m bench.studies.capacity --web-ms 4.49        # another machine's web cost
+    .venv/bin/python -m bench.studies.capacity --costs report.json  # costs from a bench report
 
 Not a measurement: arithmetic on measurements. The per-ask costs default to the whole
-production stack's figures in docs/benchmarks.md ("Stop 11", `scripts/stack`, 64 browsers
-offering 500 asks/s: the top of each process's range over 5 rounds). Those runs sign up a
-new player for every game, so they over-count signups (a real player signs up once). The
+production stack's figures in docs/reports/bench-2026-12-01-970fa684a2.md (`scripts/stack`,
+64 browsers offering 500 asks/s, median of 3 rounds). Those runs sign up a new player for
+every game, so they over-count signups (a real player signs up once). The
 asks per game are not assumed: they are counted by playing the engine (games.rules.peche)
 on many seeds with two simple players. The daily curve is an assumption, stated in full.
 """
@@ -42,7 +43,7 @@ class Costs:
 
 
 # Bytes per stored game: a closed day's attempt with 27 asks, heap + indexes, and its result
-# (bench.partitioning at ac23121, docs/partitioning.md: 558 and 189 bytes at 30 days x 10,000,
+# (bench.studies.partitioning at ac23121, docs/partitioning.md: 558 and 189 bytes at 30 days x 10,000,
 # 570 and 191 at 90 x 5,000), and per result in the Redis rank index (docs/benchmarks.md,
 # leaderboard at scale: ~120 bytes per member).
 ATTEMPT_BYTES = 570
@@ -64,8 +65,8 @@ ZONES = {1: 0.55, 0: 0.10, 2: 0.10, -5: 0.12, -8: 0.05, 8: 0.05, 10: 0.03}
 # Within the peak hour, the busiest minute over the hour's mean: notifications, a release
 # at midnight, a link shared at once. Assumed; Poisson noise alone is negligible at these rates.
 PEAK_MINUTE_OVER_HOUR = 1.5
-# Keep every process below this share of its cores at the peak minute: the stack met p99
-# <= 50 ms at 500 asks/s with 17-33 % of the 2 cores idle (docs/benchmarks.md).
+# Keep every process below this share of its cores at the peak minute (an assumption: a
+# saturated machine only queues; docs/capacity.md, "Headroom").
 UTILISATION = 0.6
 # Requests of a game that are not asks (the page, the attempt's view, the leaderboard, the
 # player's /me) and their web CPU: one request at about the ask's framework cost under load.
