@@ -1,4 +1,4 @@
-"""The player's own account (issue 16): changing the name, a one-time code for another
+"""The player's own account: changing the name, a one-time code for another
 device, the export of everything and deletion."""
 
 from __future__ import annotations

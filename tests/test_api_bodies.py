@@ -1,4 +1,4 @@
-"""Request bodies (issue 15, step 3): each is one Input serializer that the view checks the
+"""Request bodies: each is one Input serializer that the view checks the
 body with and that the schema is generated from (config/inputs.py). A malformed body is
 refused with its code before any service runs, so nothing changes."""
 

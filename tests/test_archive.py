@@ -1,4 +1,4 @@
-"""The day's archive (issue 19): once a day's seed is public, its whole ranking as JSON
+"""The day's archive: once a day's seed is public, its whole ranking as JSON
 Lines that `manage.py replay --jsonl` (or any implementation of the rules) recomputes;
 nothing of it before."""
 

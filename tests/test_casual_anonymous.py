@@ -1,4 +1,4 @@
-"""Casual games need no account (issue 16): a browser's games belong to its session, no
+"""Casual games need no account: a browser's games belong to its session, no
 player is made, no sign-up is spent; they follow a player who signs in on that browser."""
 
 from __future__ import annotations

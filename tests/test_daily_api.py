@@ -1,4 +1,4 @@
-"""The daily Pêche challenge through the HTTP API (issue 3)."""
+"""The daily Pêche challenge through the HTTP API."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The leaderboard's "Check this day" (issue 19) outside the browser: only closed days offer
+"""The leaderboard's "Check this day" outside the browser: only closed days offer
 it, its page stays within the weight budget with the engine it loads on demand, and every
 sentence it says exists in the four languages."""
 

@@ -1,4 +1,4 @@
-"""Issue 14: the embedded default (no REDIS_URL: eager tasks, no worker, no beat) recovers
+"""The embedded default (no REDIS_URL: eager tasks, no worker, no beat) recovers
 an attempt whose in-request verification failed: the web process sweeps on its first
 request and then on one request per EMBEDDED_SWEEP_EVERY."""
 

@@ -1,4 +1,4 @@
-"""Go Fish with books through the casual-game HTTP API (issue 6)."""
+"""Go Fish with books through the casual-game HTTP API."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Held until reviewed (issue 27): a result the fair-play detector flags is off the public
+"""Held until reviewed: a result the fair-play detector flags is off the public
 leaderboard, its histogram, the archive and everybody's rank until a reviewer clears it
 (it then ranks in its place) or disqualifies it (off, with the reason shown to its
 player). At every step the Redis rank index (a redis-server of the test's own) holds

@@ -1,4 +1,4 @@
-"""Issue 14: every URL pattern of the site (API, pages, admin), whatever it is sent — random
+"""Every URL pattern of the site (API, pages, admin), whatever it is sent — random
 bytes, invalid UTF-8, JSON nested thousands deep, numbers too large for any column, wrong
 content types and lengths, hostile path arguments and query strings — answers without a
 5xx, and every API refusal is JSON with an error code. Anonymous, as a player (token and

@@ -1,4 +1,4 @@
-"""Issue 14: hostile input is a 4xx with a JSON error code (API) or a proper error page
+"""Hostile input is a 4xx with a JSON error code (API) or a proper error page
 (pages), never a 500 — deep JSON, days that do not exist, chunked bodies."""
 
 from __future__ import annotations

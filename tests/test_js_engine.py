@@ -1,4 +1,4 @@
-"""The browser's own Pêche engine (frontend/static/frontend/peche-check.js, issue 19) agrees
+"""The browser's own Pêche engine (frontend/static/frontend/peche-check.js) agrees
 with docs/rules.md: every shared vector, games the Python engine plays (errors included), and the
 commitment. Run with Node, as anyone re-checking a day in a browser runs it."""
 

@@ -1,4 +1,4 @@
-"""Kitten fishing through the casual-game HTTP API (issue 5)."""
+"""Kitten fishing through the casual-game HTTP API."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 20: a settled day's leaderboard (seed revealed, nothing left to verify) is cacheable
+"""A settled day's leaderboard (seed revealed, nothing left to verify) is cacheable
 by a CDN — public for a bounded time, with a strong ETag and 304s; an open day, a day still
 verifying and anything personal are not (leaderboard/caching.py)."""
 

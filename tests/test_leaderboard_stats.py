@@ -1,4 +1,4 @@
-"""Where a player stands on a day (issue 26): `players`, `percentile`, `streak` and
+"""Where a player stands on a day: `players`, `percentile`, `streak` and
 `best_streak` of `GET /api/leaderboard/<date>/me`, and the streaks of the player page.
 Held (flagged, not cleared) and disqualified results count for no one; a deleted
 player's results stay ranked (nobody's rank moves) but make no streak."""

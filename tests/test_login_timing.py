@@ -1,4 +1,4 @@
-"""Log-ins take as long for an unknown name as for a known one (issue 14): the password
+"""Log-ins take as long for an unknown name as for a known one: the password
 hasher runs once either way, so timing tells nothing of which names exist or have a
 password. Counted, not timed: under production's hasher one run is ~0.6 s, and it is
 the only part of a log-in that costs more than a millisecond."""

@@ -1,4 +1,4 @@
-"""Operator commands (issue 7) on a real Postgres: reverify_day, rebuild_rank_index,
+"""Operator commands on a real Postgres: reverify_day, rebuild_rank_index,
 challenge create|inspect, export_results."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Deployment files (issue 7): docker-compose.yml, Dockerfile, .env.example, scripts/stack,
+"""Deployment files: docker-compose.yml, Dockerfile, .env.example, scripts/stack,
 production settings and structured logs. There is no Docker engine here: the compose file is
 parsed and checked for what `docker compose config` and a working stack need."""
 

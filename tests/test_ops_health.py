@@ -1,4 +1,4 @@
-"""/healthz and /readyz (issue 7). Readiness is checked against a Redis of the test's own
+"""/healthz and /readyz. Readiness is checked against a Redis of the test's own
 (a second redis-server on a free port), killed and restarted; the shared one is never touched."""
 
 from __future__ import annotations

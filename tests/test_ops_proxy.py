@@ -1,5 +1,5 @@
-"""The proxy in front of gunicorn (issue 14): scripts/stack's nginx, from the same template as
-docker-compose's. Slow clients no longer hold gunicorn's sync workers; the app sees each
+"""The proxy in front of gunicorn: scripts/stack's nginx, from the same template as
+docker-compose's. Slow clients do not hold gunicorn's sync workers; the app sees each
 client's real address through it and believes forwarding headers from it alone."""
 
 from __future__ import annotations

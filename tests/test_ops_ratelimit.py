@@ -1,4 +1,4 @@
-"""Rate limits (issue 7): players per client IP, asks per player, counted in the shared
+"""Rate limits: players per client IP, asks per player, counted in the shared
 cache so that several web processes together let exactly the limit through."""
 
 from __future__ import annotations

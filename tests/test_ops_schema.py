@@ -1,4 +1,4 @@
-"""The OpenAPI schema (issue 7): docs/openapi.yaml is what the code generates, valid,
+"""The OpenAPI schema: docs/openapi.yaml is what the code generates, valid,
 without a warning; /api/schema serves it and /api/docs needs no third-party host.
 
 After changing the API: `.venv/bin/python manage.py spectacular --file docs/openapi.yaml`

@@ -1,4 +1,4 @@
-"""scripts/stack (issue 7): the full stack without Docker — gunicorn, a Celery worker and
+"""scripts/stack: the full stack without Docker — gunicorn, a Celery worker and
 beat as background processes — started, used end to end, and stopped."""
 
 from __future__ import annotations

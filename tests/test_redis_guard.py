@@ -1,6 +1,6 @@
 """The one Redis guard (config/redis_client.py): a failure in any use of Redis opens the
 process's breaker for every use — rate limits, the sessions' cache, the verification
-queue, the rank index — so none of them pays a timeout again until the break ends (issue 14)."""
+queue, the rank index — so none of them pays a timeout again until the break ends."""
 
 from __future__ import annotations
 

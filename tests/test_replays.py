@@ -1,4 +1,4 @@
-"""Public replays and lessons (issue 19): a finished day's games face up for everyone;
+"""Public replays and lessons: a finished day's games face up for everyone;
 nobody but superusers before the seed is public; lessons only for the game's player."""
 
 from __future__ import annotations

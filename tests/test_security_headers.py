@@ -1,4 +1,4 @@
-"""Security headers by default (issue 14): a strict Content-Security-Policy and a
+"""Security headers by default: a strict Content-Security-Policy and a
 Permissions-Policy on every response in every setting; HSTS and the https redirect on by
 default in production (configurable), whose `check --deploy` is clean."""
 

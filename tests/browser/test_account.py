@@ -1,4 +1,4 @@
-"""Who you are, in the browser (issue 16): casual games first and then the daily game asks
+"""Who you are, in the browser: casual games first and then the daily game asks
 for a name; the name changed on /me/; a code for another device; the data downloaded and
 the account deleted with a confirmation; a 429 waited out with a message."""
 

@@ -1,4 +1,4 @@
-"""The Content-Security-Policy (issue 14): every page of the site, played through in Chromium
+"""The Content-Security-Policy: every page of the site, played through in Chromium
 with the policy the settings send, reports no violation — no inline script, style or event
 handler anywhere, ours or the admin's or Swagger UI's."""
 

@@ -1,4 +1,4 @@
-"""'Check this day' in Chromium (issue 19): on a closed day's leaderboard the browser checks
+"""'Check this day' in Chromium: on a closed day's leaderboard the browser checks
 the commitment, replays a game from the archive with its own engine and checks the order;
 a tampered archive or page fails, in words, in an aria-live region."""
 

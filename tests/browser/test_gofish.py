@@ -1,4 +1,4 @@
-"""Go Fish with books in Chromium (issue 6): a whole game with the keyboard only, the
+"""Go Fish with books in Chromium: a whole game with the keyboard only, the
 6-player phone layout, resume after reload, the seeds' French wording.
 
 Every test sets window.GOFISH_STEP_MS = 0: the simulated seats play out at once."""

@@ -1,4 +1,4 @@
-"""Kitten fishing in Chromium (issue 5): every bullet of the seeds as a behaviour check.
+"""Kitten fishing in Chromium: every bullet of the seeds as a behaviour check.
 
 Most tests set window.KITTEN_TIMING to zero durations; the animation test keeps the real
 ones (the page's data attributes)."""

@@ -1,5 +1,5 @@
 """A password changed on one device ends the player's sessions on every other device at
-once (issue 16), and the device that changed it stays signed in."""
+once, and the device that changed it stays signed in."""
 
 import pytest
 

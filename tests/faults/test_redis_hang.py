@@ -1,12 +1,12 @@
-"""A Redis that hangs — accepts connections, never answers — while players play (issue 14).
+"""A Redis that hangs — accepts connections, never answers — while players play.
 
-Before the shared guard (config/redis_client.py) every ask waited out the rate limiter's
-socket timeout: median 0.55 s instead of 5 ms. Now the first call to fail opens the
-process's breaker and every use of Redis (rate limits, the sessions' cache, the verification
-queue, the rank index) skips it for a moment. Asserted: asks during the hang keep their
-latency within a small factor of the same process's asks before it; Redis was asked only
-a handful of times during the hang (the breaker's probes); nothing 5xx; games finished
-during the hang are verified and ranked once Redis answers again, at the same address.
+Without the shared guard (config/redis_client.py) every ask would wait out the rate
+limiter's socket timeout. The first call to fail opens the process's breaker and every use
+of Redis (rate limits, the sessions' cache, the verification queue, the rank index) skips
+it for a moment. Asserted: asks during the hang keep their latency within a small factor of
+the same process's asks before it; Redis was asked only a handful of times during the hang
+(the breaker's probes); nothing 5xx; games finished during the hang are verified and ranked
+once Redis answers again, at the same address.
 
 The hang is a small TCP proxy in threads in front of a redis-server of the test's own:
 it forwards, or swallows everything it is sent. Runs on SQLite and on Postgres; needs

@@ -1,4 +1,4 @@
-"""Quiet cheaters (issue 27): players who know the deal but use it on only part of their
+"""Quiet cheaters: players who know the deal but use it on only part of their
 asks, and play at random, by hand order or from memory otherwise; and a solver's move on
 part of the asks. Each runs on a fixed set of deals (``quiet-0`` … ``quiet-39``), so the
 counts below are exact; the detector before this change flagged fewer of them (noted at
