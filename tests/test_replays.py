@@ -37,7 +37,10 @@ def test_before_the_seed_is_public_only_superusers_replay():
     attempt = verified_attempt("Secret Sam")
     url = f"/replays/{attempt.pk}/"
     assert Client().get(url).status_code == 404
-    assert logged_in_as(attempt).get(url).status_code == 404  # not even the player
+    # Its player is told when the replay opens, and is shown nothing of the deal.
+    own = logged_in_as(attempt).get(url)
+    assert own.status_code == 200 and b'id="opens"' in own.content
+    assert b"replay-data" not in own.content and attempt.challenge.seed.encode() not in own.content
     root = get_user_model().objects.create_superuser("root", "r@example.com", "pw-Root-123")
     admin = Client()
     admin.force_login(root)
