@@ -234,10 +234,15 @@ class LoginView(APIView):
             )
         # A browser not logged in still has a session (its casual games): no other site may end it.
         SessionAuthentication().enforce_csrf(request)
+        player = current_player(request)
         try:
             logout(request._request)
         except REDIS_FAILED:
             raise sessions_unavailable() from None
+        if player is not None:
+            # Its game sockets were opened with this session: they close too (and reopen only
+            # with a credential that still holds).
+            services.player_sockets_close(player_id=player.pk, reason="logout")
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

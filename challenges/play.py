@@ -63,11 +63,15 @@ def one_move(move: Any) -> Play:
     return lambda eng, state: ([move], eng.apply(state, move))
 
 
-def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | None = None):
+def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | None = None, state: Any = None):
     """Apply ``play`` to ``game`` (read without a lock) and store the moves it made.
     ``move`` must equal the number of moves already made: a stale or repeated request
     (double click, two tabs, retry) is ``StaleMove`` and changes nothing; a refused move
     (``GameError``) changes nothing either. ``game`` is updated in place.
+    ``state``: the state after ``game.moves`` if the caller holds it (a WebSocket keeps its
+    game between asks), else the deal is replayed. ``play`` changes it in place: when this
+    raises after the rules took the move (the write lost its race), it is stale, and the
+    caller must read the game again.
     Returns (engine, state, events).
 
     No row lock: the write is one compare-and-set on the number of moves read, so of two
@@ -78,8 +82,11 @@ def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | N
     game.refuse_move(now)
     if move != len(game.moves):
         raise StaleMove(f"move is {len(game.moves)}, not {move}")
-    session = game.session()
-    eng, state = session.engine, session.replay()
+    if state is None:
+        session = game.session()
+        eng, state = session.engine, session.replay()
+    else:
+        eng = game.engine()
     made, events = play(eng, state)
     changes = {"moves": [*game.moves, *made], **game.after_moves(eng, state, now)}
     fields = [cast(models.Field, game._meta.get_field(name)) for name in changes]

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hashlib
 import json
 import logging
 import re
 import secrets
+import threading
+from dataclasses import dataclass
 from typing import Any
 
+from asgiref.sync import async_to_sync
 from celery import current_app
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
@@ -150,6 +155,7 @@ def player_set_password(*, player: Player, password: Any) -> None:
         raise DomainError("bad_password", " ".join(exc.messages)) from None
     user.set_password(password)
     user.save(update_fields=["password"])
+    player_sockets_close(player_id=player.pk, reason="password")
 
 
 def player_rotate_token(*, player: Player) -> str:
@@ -158,7 +164,47 @@ def player_rotate_token(*, player: Player) -> str:
     token = secrets.token_urlsafe(32)
     player.token_hash = hash_token(token)
     player.save(update_fields=["token_hash"])
+    player_sockets_close(player_id=player.pk, reason="token")
     return token
+
+
+def player_group(player_id: int) -> str:
+    """The Channels group of a player's open game sockets (challenges/consumers.py)."""
+    return f"player.{player_id}"
+
+
+def player_sockets_close(*, player_id: int, reason: str) -> None:
+    """Close the player's open game sockets (challenges/consumers.py) once the current
+    transaction commits: a socket authenticated once at its handshake must not outlive the
+    credential that opened it (a log-out, a password change, a new token). Every socket of
+    the player closes; a page whose credential still holds reconnects at once (the handshake
+    authenticates again), the others fall back to HTTP and meet its 401. Never refuses the
+    change that called it: a channel layer that cannot be reached is logged, and the sockets
+    then close at their next credential check (settings.GAME_SOCKET["recheck_seconds"])."""
+    transaction.on_commit(lambda: _group_send(player_group(player_id), {"type": "player.close", "reason": reason}))
+
+
+def _group_send(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    def send() -> None:
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception as exc:
+            log.warning("could not message the sockets of %s: %s", group, exc.__class__.__name__)
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        send()
+        return
+    # Called on a thread that runs an event loop of its own (async_to_sync refuses that):
+    # the message goes from a thread of its own.
+    thread = threading.Thread(target=send, daemon=True)
+    thread.start()
+    thread.join(5)
 
 
 def player_authenticate(*, name: Any, password: Any) -> Player:
@@ -277,12 +323,34 @@ def _attempt_for_ask(attempt_id: int, player: Player) -> Attempt:
     )
 
 
-def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any):
+@dataclass
+class HeldGame:
+    """An attempt and its state after its stored asks, kept by a WebSocket between asks
+    (challenges/consumers.py): each ask then neither reads the attempt nor replays it."""
+
+    attempt: Attempt
+    state: Any
+
+
+def attempt_held(*, attempt_id: int, player: Player) -> HeldGame:
+    """The player's attempt as stored, replayed once (``not_found`` for another's)."""
+    attempt = _attempt_for_ask(attempt_id, player)
+    return HeldGame(attempt, attempt.state())
+
+
+def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any, held: HeldGame | None = None):
     """Apply one ask (the stored-game service, challenges/play.py: ``move`` is the number
     of asks made, a stale one is refused and changes nothing). The ask that ends the game
-    enqueues its verification. Returns (attempt, state, events)."""
-    attempt = _attempt_for_ask(attempt_id, player)
-    _, state, events = play_stored(attempt, move=move, play=one_move(rank))
+    enqueues its verification. Returns (attempt, state, events).
+    ``held``: the game a WebSocket holds (``attempt_held``), updated in place by the ask; the
+    write is the same compare-and-set, so another tab's ask is still ``stale_move`` here.
+    After any refusal the holder reads the game again (the state may be past the stored one)."""
+    if held is not None and held.attempt.pk == attempt_id and held.attempt.player_id == player.pk:
+        attempt = held.attempt
+        _, state, events = play_stored(attempt, move=move, play=one_move(rank), state=held.state)
+    else:
+        attempt = _attempt_for_ask(attempt_id, player)
+        _, state, events = play_stored(attempt, move=move, play=one_move(rank))
     if attempt.status == Attempt.Status.VERIFYING:
         # Committed already (autocommit). Should this process die right here, the
         # attempt is `verifying` without a message: the sweeper enqueues it.

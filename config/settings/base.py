@@ -105,6 +105,8 @@ AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend", "challen
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+# HTTP and the daily game's WebSocket (config/asgi.py), served by uvicorn.
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -286,6 +288,28 @@ if REDIS_URL:
 else:
     # One process (the embedded default): its own memory is all there is to share.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Channels' layer: it carries "close this player's sockets" from the process that logged
+# the player out (gunicorn) to the one holding the sockets (uvicorn). One process (the
+# embedded default) needs no more than its own memory.
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": "ws:"},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# The game socket's limits (challenges/consumers.py). An ask is ~30 bytes; the server
+# itself drops frames past 64 KiB (uvicorn --ws-max-size) with close code 1009.
+GAME_SOCKET = {
+    "max_frame": int(os.environ.get("GAME_SOCKET_MAX_FRAME", "1024")),  # bytes: larger is `too_large`
+    "rate": float(os.environ.get("GAME_SOCKET_RATE", "20")),  # asks per second per socket, sustained
+    "burst": float(os.environ.get("GAME_SOCKET_BURST", "40")),  # asks at once per socket
+    "idle_seconds": float(os.environ.get("GAME_SOCKET_IDLE_SECONDS", "600")),  # no message: closed
+    "send_timeout": float(os.environ.get("GAME_SOCKET_SEND_TIMEOUT", "10")),  # an answer not taken: closed
+    "recheck_seconds": float(os.environ.get("GAME_SOCKET_RECHECK_SECONDS", "60")),  # credential read again
+}
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True

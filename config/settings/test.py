@@ -17,6 +17,12 @@ if REDIS_URL:
     REDIS_URL = _re.sub(r"(/\d*)?$", "/" + _os.environ.get("TEST_REDIS_DB", "15"), REDIS_URL.rstrip("/"), count=1)
     CELERY_BROKER_URL = REDIS_URL
     CACHES["default"]["LOCATION"] = REDIS_URL  # noqa: F405
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": "ws:"},
+        }
+    }
 VERIFY_STUCK_AFTER = timedelta(seconds=2)  # noqa: F405
 # Off: each test client is a new handler whose first request would sweep, adding statements
 # to whichever request a test measures; tests/test_embedded_sweep.py turns it on.

@@ -1,0 +1,226 @@
+"""The daily game over a WebSocket: ``/ws/attempts/<id>``.
+
+One socket per open game page. The handshake authenticates as the HTTP API does and
+checks the Origin (challenges/sockets.py); the player's attempt is read and replayed
+once, then held by the connection (``services.HeldGame``), so an ask neither
+authenticates again, nor reads the session or the attempt, nor replays the game.
+
+A message ``{"move": n, "rank": "7"}`` is one ask through the very service of the HTTP
+ask (``services.attempt_ask``), stored by the same compare-and-set before the answer is
+sent: the answer is the HTTP ask's JSON (the attempt's view after it, with its events).
+A refusal is ``{"error": code, "detail": text}`` with the HTTP API's codes, and changes
+nothing; ``stale_move`` also carries the stored game's ``view`` (another tab asked first).
+After any refusal of the service the connection reads its game again from the database.
+
+Messages of the server besides answers: ``{"ready": true, "move": n}`` once the game is
+held (a page asks only after it), and before it closes the socket on its own an error
+whose code says why (``not_authenticated``, ``bad_token``, ``not_found``, ``signed_out``,
+``idle``), with the close codes below.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import time
+from types import SimpleNamespace
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+
+from config.errors import ApiError
+from config.inputs import parsed
+from config.throttling import hit
+from games.rules.base import DomainError
+
+from . import selectors, services, sockets
+from .api import AskIn
+
+log = logging.getLogger(__name__)
+
+# Close codes (4000-4999: the application's own), each after an error message saying why.
+CLOSE_CODES = {
+    "not_authenticated": 4401,
+    "bad_token": 4401,
+    "not_found": 4404,
+    "signed_out": 4001,
+    "idle": 4408,
+    "slow": 4409,
+}
+ASK_FIELDS = frozenset({"move", "rank"})
+
+
+def limit(name: str) -> float:
+    return float(settings.GAME_SOCKET[name])
+
+
+class AttemptConsumer(AsyncWebsocketConsumer):
+    held: services.HeldGame | None = None
+    unsure = False  # the held game may be ahead of the stored one: read it before the next ask
+    player: Any = None
+
+    async def connect(self) -> None:
+        scope = self.scope
+        origin = sockets.origin_of(scope)
+        if not sockets.host_allowed(scope) or (origin is not None and not sockets.origin_allowed(scope, origin)):
+            await self.close()  # refused at the handshake (HTTP 403): another site's page learns nothing
+            return
+        player, how, refused = await database_sync_to_async(sockets.scope_player)(scope)
+        if player is None or (origin is None and how != "token"):
+            # Without an Origin only a token is taken (only a browser sends cookies by itself).
+            await self.refuse(refused or "not_authenticated", "authenticate with the session cookie or a token")
+            return
+        self.player, self.how = player, how
+        self.checked_at = time.monotonic()
+        self.attempt_id = int(scope["url_route"]["kwargs"]["attempt_id"])
+        try:
+            self.held = await database_sync_to_async(services.attempt_held)(attempt_id=self.attempt_id, player=player)
+        except DomainError as exc:
+            await self.refuse(exc.code, exc.detail or exc.code)
+            return
+        self.group = services.player_group(player.pk)
+        if self.channel_layer is not None:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        self.tokens = limit("burst")
+        self.filled_at = time.monotonic()
+        self.heard_at = time.monotonic()
+        await self.accept()
+        self.watch = asyncio.ensure_future(self.watch_idle())
+        await self.send_json({"ready": True, "move": len(self.held.attempt.moves)})
+
+    async def refuse(self, code: str, detail: str) -> None:
+        """Accept, say why, close: the page tells a refusal (fall back to HTTP, whose
+        answer is the same) from a socket that cannot open at all."""
+        await self.accept()
+        await self.send_json({"error": code, "detail": detail})
+        await self.close(CLOSE_CODES.get(code, 4400))
+
+    async def disconnect(self, code: int) -> None:
+        watch = getattr(self, "watch", None)
+        if watch is not None:
+            watch.cancel()
+        if self.held is not None and self.channel_layer is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def send_json(self, data: dict[str, Any]) -> None:
+        """A client that does not read its answers is closed, not waited for."""
+        try:
+            await asyncio.wait_for(self.send(text_data=json.dumps(data)), limit("send_timeout"))
+        except TimeoutError:
+            log.info("socket closed: slow reader attempt=%s", getattr(self, "attempt_id", None))
+            await self.close(CLOSE_CODES["slow"])
+
+    async def error(self, code: str, detail: str, **more: Any) -> None:
+        await self.send_json({"error": code, "detail": detail, **more})
+
+    async def watch_idle(self) -> None:
+        idle = limit("idle_seconds")
+        while True:
+            await asyncio.sleep(max(1.0, idle - (time.monotonic() - self.heard_at)))
+            if time.monotonic() - self.heard_at >= idle:
+                await self.error("idle", "closed after a while without asks; reconnect to play on")
+                await self.close(CLOSE_CODES["idle"])
+                return
+
+    async def player_close(self, message: dict[str, Any]) -> None:
+        """A log-out, a password change or a new token (services.player_sockets_close)."""
+        self.held = None
+        await self.error("signed_out", "the credential of this socket changed; reconnect")
+        await self.close(CLOSE_CODES["signed_out"])
+
+    def take_token(self) -> float | None:
+        """The connection's own limit (a bucket): None if the ask may go, else the wait."""
+        now = time.monotonic()
+        rate, burst = limit("rate"), limit("burst")
+        self.tokens = min(burst, self.tokens + (now - self.filled_at) * rate)
+        self.filled_at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return None
+        return (1 - self.tokens) / rate
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self.heard_at = time.monotonic()
+        if self.held is None:
+            return  # closing
+        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        if size > limit("max_frame"):
+            await self.error("too_large", f"a message is at most {int(limit('max_frame'))} bytes")
+            return
+        if text_data is None:
+            await self.error("bad_json", "send text frames of JSON")
+            return
+        try:
+            data = json.loads(text_data)
+        except ValueError:
+            await self.error("bad_json", "the message is not JSON")
+            return
+        if not isinstance(data, dict):
+            await self.error("bad_request", "the message must be a JSON object")
+            return
+        unknown = sorted(set(data) - ASK_FIELDS)
+        if unknown:
+            await self.error("unknown_field", f"unknown field '{unknown[0]}': send only move and rank")
+            return
+        try:
+            body = parsed(AskIn, SimpleNamespace(data=data))
+        except ApiError as exc:
+            await self.error(exc.error_code, str(exc.detail))
+            return
+        wait = self.take_token()
+        if wait is not None:
+            await self.error("rate_limited", "too many asks on this socket", retry_after=max(1, math.ceil(wait)))
+            return
+        # The answer is made on the database's thread, once the ask is stored (or refused).
+        answer = await database_sync_to_async(self.answer)(body["move"], body["rank"])
+        if answer.get("error") in CLOSE_CODES:
+            await self.send_json(answer)
+            await self.close(CLOSE_CODES[answer["error"]])
+            return
+        await self.send_json(answer)
+
+    def answer(self, move: int, rank: str) -> dict[str, Any]:
+        player = self.player
+        try:
+            if self.unsure:
+                self.held, self.unsure = services.attempt_held(attempt_id=self.attempt_id, player=player), False
+            held = self.held
+            assert held is not None
+            if time.monotonic() - self.checked_at > limit("recheck_seconds"):
+                # The credential is read again now and then: a close message the layer
+                # could not carry (services.player_sockets_close) still ends this socket.
+                again, _, refused = sockets.scope_player(self.scope)
+                if again is None or again.pk != player.pk:
+                    self.held = None
+                    return {"error": refused or "not_authenticated", "detail": "this socket's credential has ended"}
+                self.checked_at = time.monotonic()
+            wait = hit("asks", f"user:{player.user_id}")  # the player's limit, shared with the HTTP ask
+            if wait is not None:
+                return {"error": "rate_limited", "detail": "too many asks", "retry_after": wait}
+            attempt, state, events = services.attempt_ask(
+                attempt_id=held.attempt.pk, player=player, rank=rank, move=move, held=held
+            )
+            return selectors.attempt_view(attempt, state, events=events)
+        except DomainError as exc:
+            refusal: dict[str, Any] = {"error": exc.code, "detail": exc.detail or exc.code}
+        except (OperationalError, InterfaceError):
+            log.warning("database unavailable on a socket ask attempt=%s", self.attempt_id)
+            refusal = {"error": "unavailable", "detail": "the database is unavailable; try again shortly"}
+        # The held state may have taken the ask before its write lost: read the game again
+        # (now, or at the next ask if the database cannot answer now).
+        self.unsure = True
+        try:
+            self.held, self.unsure = services.attempt_held(attempt_id=self.attempt_id, player=player), False
+        except DomainError as exc:
+            self.held = None
+            return {"error": exc.code, "detail": exc.detail or exc.code}
+        except (OperationalError, InterfaceError):
+            return refusal
+        if refusal["error"] == "stale_move":
+            refusal["view"] = selectors.attempt_view(self.held.attempt, self.held.state)
+        return refusal
