@@ -10,12 +10,14 @@ const id = root.dataset.league;
 const inviteStatus = document.getElementById("invite-status");
 const link = document.getElementById("invite-link");
 
+// The link as friends will open it: with this site's address.
 function showCode(code) {
   const path = `/leagues/join/${code}/`;
   link.dataset.path = path;
-  link.textContent = path;
+  link.textContent = location.origin + path;
   document.getElementById("invite-code").textContent = code;
 }
+showCode(document.getElementById("invite-code").textContent);
 
 document.getElementById("copy-link").addEventListener("click", async () => {
   const url = location.origin + link.dataset.path;

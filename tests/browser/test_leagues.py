@@ -1,0 +1,120 @@
+"""Leagues in Chromium: one browser creates a league and sends its link, another joins by
+it (choosing a name first), both play today's deal, and each sees the other on the
+league's board."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import no_horizontal_scroll, screenshot
+from .test_daily import start_as_guest, wait_my_turn_or_end
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+FAST = "window.PECHE_STEP_MS = 5; window.PECHE_POLL_MS = 150;"
+LOCALES = {"en": "en-US", "fr": "fr-FR", "de": "de-DE", "ja": "ja-JP"}
+
+
+def leagues_states(page):
+    """The leagues' pages as a player meets them (test_accessibility.site_pages walks them
+    too): none yet, a new league of theirs, theirs listed, its invite link."""
+    page.goto(page.base + "/leagues/")
+    yield "leagues-none", page
+    page.fill("#create-name", "Axe league")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url("**/leagues/*/")
+    yield "league", page
+    link = page.get_attribute("#invite-link", "data-path")
+    page.goto(page.base + "/leagues/")
+    yield "leagues-mine", page
+    page.goto(page.base + link)
+    yield "league-join", page
+
+
+def play_to_the_end(page):
+    while not wait_my_turn_or_end(page):
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.querySelector('#turn').dataset.turn !== 'busy'")
+    page.wait_for_selector("#end-status[data-status=verified]", timeout=20000)
+
+
+def test_a_league_made_in_one_browser_is_joined_by_its_link_in_another_and_both_see_each_other(new_page):
+    ann = new_page()
+    ann.add_init_script(FAST)
+    start_as_guest(ann, "Ann Leaguer")
+    play_to_the_end(ann)
+    ann.goto(ann.base + "/leagues/")
+    ann.fill("#create-name", "Browser Club")
+    ann.keyboard.press("Enter")
+    ann.wait_for_url("**/leagues/*/")
+    assert ann.text_content("h1") == "Browser Club"
+    league_url = ann.url
+    link = ann.get_attribute("#invite-link", "data-path")
+    assert link.startswith("/leagues/join/")
+
+    bea = new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    bea.add_init_script(FAST)
+    bea.goto(bea.base + link)
+    assert "Choose a name first" in bea.text_content("#choose-first")
+    bea.wait_for_selector("#join-name:focus")
+    bea.keyboard.type("Bea Leaguer")
+    bea.keyboard.press("Enter")
+    bea.wait_for_url("**/leagues/*/")
+    assert bea.text_content("h1") == "Browser Club"
+    # Not played yet: listed as such, Ann on the board.
+    assert bea.locator("#not-played li[data-name='Bea Leaguer']").count() == 1
+    assert bea.locator("#league-board tr[data-name='Ann Leaguer']").count() == 1
+    bea.goto(bea.base + "/daily/")
+    bea.wait_for_selector("#hand button")
+    play_to_the_end(bea)
+
+    for page, other in ((ann, "Bea Leaguer"), (bea, "Ann Leaguer")):
+        page.goto(league_url)
+        page.wait_for_selector("#league-board")
+        names = page.locator("#league-board tbody tr").evaluate_all("rows => rows.map(r => r.dataset.name)")
+        assert sorted(names) == ["Ann Leaguer", "Bea Leaguer"]
+        assert page.locator(f"#league-board tr[data-name='{other}']").count() == 1
+        assert page.locator("#league-board tr.me").count() == 1
+        assert page.locator("#not-played").count() == 0
+        assert sorted(page.locator("#league-week tbody tr").evaluate_all("rows => rows.map(r => r.dataset.name)")) == [
+            "Ann Leaguer",
+            "Bea Leaguer",
+        ]
+    assert no_horizontal_scroll(bea)
+    screenshot(bea, "league-phone")
+    screenshot(ann, "league-desktop")
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_the_leagues_pages_have_no_serious_accessibility_violation(new_page, lang):
+    from .test_accessibility import violations
+
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    problems = {}
+    visitor = new_page(locale=LOCALES[lang], **phone)
+    visitor.goto(visitor.base + "/leagues/")
+    problems["leagues-visitor"] = violations(visitor)
+    page = new_page(locale=LOCALES[lang], **phone)
+    page.add_init_script(FAST)
+    start_as_guest(page, f"Axe {lang}")
+    for label, shown in leagues_states(page):
+        problems[label] = violations(shown)
+        assert no_horizontal_scroll(shown), label
+    visitor.goto(visitor.base + page.get_attribute("#join", "data-code").join(("/leagues/join/", "/")))
+    problems["league-join-visitor"] = violations(visitor)
+    found = {label: v for label, v in problems.items() if v}
+    assert not found, found
+
+
+def test_the_leagues_pages_break_no_content_security_policy(new_page):
+    from .test_csp import enforced, watch
+
+    page = enforced(new_page)
+    violations, policies = watch(page)
+    start_as_guest(page, "Csp Leaguer")
+    labels = [label for label, _ in leagues_states(page)]
+    assert labels == ["leagues-none", "league", "leagues-mine", "league-join"]
+    assert page.locator("#invite-link").count() == 0  # the walk ended on the join page
+    assert not violations, violations
+    league_paths = [path for path in policies if path.startswith("leagues/")]
+    assert len(league_paths) >= 3 and all("script-src 'self'" in policies[p] for p in league_paths)
