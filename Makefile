@@ -37,10 +37,12 @@ lock:
 messages: install
 	cd frontend && ../$(BIN)/python ../manage.py compilemessages -v0
 
+# uvicorn serves the pages, the API and the daily game's WebSocket from one process
+# (config/asgi.py; static files from the app in DEBUG).
 run: install messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py ensure_challenges
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python -m uvicorn config.asgi:application --host 127.0.0.1 --port 8000 --ws-max-size 65536 --lifespan off
 
 # Debian's Chromium for the browser tests (Playwright cannot download browsers here), its
 # CJK and emoji fonts, libfaketime for the test that runs a server through midnight, and axe-core (pinned in
