@@ -25,6 +25,9 @@ from .models import Player, SignUp
 # signing up together is one too, which only ties them (linking flags a move line, not a tie).
 BURST_SIZE = 3
 BURST_WINDOW = dt.timedelta(minutes=15)
+# More sign-ups than this from one network within the window are a crowd (a campus, a
+# carrier's shared addresses), not a burst: they tie nobody new.
+BURST_MAX = 30
 # At most this many earlier sign-ups are read when a new one checks for a burst.
 BURST_READ = 200
 
@@ -86,7 +89,7 @@ def signup_record(*, player: Player, client: str, browser: str) -> SignUp:
             .order_by("at", "player_id")
             .values_list("pk", "player_id", "burst")[:BURST_READ]
         )
-        if len(recent) < BURST_SIZE:
+        if not BURST_SIZE <= len(recent) <= BURST_MAX:
             return signup
         # One id for the whole burst, the same whichever of two racing sign-ups writes it:
         # an earlier burst this one continues, else the first player of the window.

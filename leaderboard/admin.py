@@ -11,6 +11,7 @@ view attempts, and while a day's seed is secret only superusers see that day's c
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -25,9 +26,10 @@ from challenges.models import Attempt, DailyChallenge, Review
 from games.rules import fairplay
 from games.rules.registry import engine
 
+from . import linking
 from . import selectors as board
 from .models import Result
-from .services import result_clear, result_disqualify
+from .services import ReviewRefused, group_decide, result_clear, result_disqualify
 
 
 def replay_steps(attempt: Attempt) -> list[dict]:
@@ -158,7 +160,9 @@ class AttemptAdmin(ReadOnlyAdmin):
             "challenge": challenge,
             "rows": rows,
             "threshold": fairplay.FLAG_THRESHOLD,
-            "flagged": sum(1 for r in rows if r["flagged"] or r["week_flagged"]),
+            "flagged": sum(1 for r in rows if r["reasons"]),
+            "explored": linking.EXPLORED_MIN_LINES,
+            "copy_min": linking.COPY_MIN_CHOICES,
             "may_review": self.has_review_permission(request),
             "opts": self.model._meta,
         }
@@ -168,6 +172,8 @@ class AttemptAdmin(ReadOnlyAdmin):
         """One decision from the review queue or the inspector (POST: attempt, decision, reason)."""
         if request.method != "POST" or not self.has_review_permission(request):
             raise PermissionDenied
+        if request.POST.get("group"):
+            return self._decide_group(request)
         attempt = get_object_or_404(
             Attempt.objects.select_related("result", "challenge"), pk=request.POST.get("attempt") or 0
         )
@@ -183,6 +189,27 @@ class AttemptAdmin(ReadOnlyAdmin):
             return redirect(back)
         done = self._decide(request, [attempt], decision, reason)
         self.message_user(request, f"attempt {attempt.pk}: {decision} ({done})", messages.SUCCESS)
+        return redirect(back)
+
+    def _decide_group(self, request):
+        """One decision for a group of linked accounts (POST: group, members as shown,
+        decision, reason): Clear all (its held games rank), Disqualify all, Restore all."""
+        first = get_object_or_404(Attempt.objects.select_related("challenge"), pk=_whole(request.POST.get("group")))
+        back = reverse("admin:challenges_attempt_review") + f"?date={first.challenge.date}"
+        members = [_whole(m) for m in (request.POST.get("members") or "").split(",")]
+        decision = request.POST.get("decision")
+        reason = (request.POST.get("reason") or "").strip()
+        if not reason or decision not in ("clear", "disqualify", "restore") or 0 in members:
+            self.message_user(request, "Say why, and choose Clear, Disqualify or Restore.", messages.ERROR)
+            return redirect(back)
+        try:
+            done = group_decide(
+                challenge_id=first.challenge_id, attempt_ids=members, decision=decision, by=request.user, reason=reason
+            )
+        except ReviewRefused as refused:
+            self.message_user(request, f"group {first.pk}: {refused.detail}", messages.ERROR)
+            return redirect(back)
+        self.message_user(request, f"group {first.pk}: {decision} ({done} result(s))", messages.SUCCESS)
         return redirect(back)
 
     def _decide(self, request, attempts, decision: str, reason: str) -> int:
@@ -236,6 +263,12 @@ class AttemptAdmin(ReadOnlyAdmin):
     @admin.action(description="Restore the result to the ranking", permissions=["review"])
     def restore(self, request, queryset):
         return self._action(request, queryset, "restore", "Restore")
+
+
+def _whole(text) -> int:
+    """A positive id from a form field, 0 for anything else."""
+    text = (text or "").strip()
+    return int(text) if re.fullmatch(r"[0-9]{1,18}", text) else 0
 
 
 @admin.register(Result)

@@ -40,6 +40,13 @@ class Result(models.Model):
     # The reason of the last reviewer decision on it (the Review trail keeps every one):
     # a disqualified player is shown it.
     review_reason = models.CharField(max_length=300, blank=True, default="", db_default="")
+    # Flagged as a linked account's game (leaderboard/linking.py): on a day on which accounts
+    # tied to this one (address, network, device cookie, sign-up burst) explored the deal,
+    # this late game replays or extends one of their lines and wins. Held like a detector's
+    # flag (services.holds); ``link_evidence`` says what was found (the game copied, the
+    # asks shared, the lines explored, the ties).
+    linked_accounts = models.BooleanField(default=False, db_default=False)
+    link_evidence = models.JSONField(null=True, blank=True)
 
     class Meta:
         indexes = [

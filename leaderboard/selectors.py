@@ -16,7 +16,7 @@ from challenges.models import Attempt, Player
 from challenges.names import shown_name
 from games.rules import fairplay
 
-from . import rank_index
+from . import linking, rank_index
 from .models import COUNTED, Result
 from .tasks import rebuild_rank_index
 
@@ -248,19 +248,34 @@ def score_histogram(*, challenge_id: int) -> list[dict]:
 WEEK = 7
 
 
+def _queue_order(row: dict) -> tuple:
+    return (not (row["flagged"] or row["linked_accounts"]), not row["week_flagged"], -row["suspicion"], row["attempt"])
+
+
 def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
     """The day's ranked results for reviewers, most suspicious first: each game's own
     figure, the player's figure over the week up to that day (an occasional cheater shows
     over several games where one proves nothing), and the other players of the day who
     started from the same address or the same browser (throwaway players mapping the
-    deal for one who then plays it knowing the cards)."""
-    results = list(
-        Result.objects.filter(challenge=challenge, ranked=True)
-        .select_related("player", "attempt")
-        .order_by("-suspicion", "attempt_id")[:limit]
-    )
+    deal for one who then plays it knowing the cards).
+
+    Linked accounts (linking.py) come as groups: the rows of a group follow each other, the
+    group placed by its most suspicious member; each row names its ``group`` (None alone),
+    the ``ties`` that put it there and its ``reasons`` (``suspicion``: the game is
+    flagged; ``week``: the week is; ``linked_accounts``). A group's first row carries
+    ``group_head`` (its members, including unfinished games, for one decision on all)."""
+    rows_read = Result.objects.filter(challenge=challenge, ranked=True).select_related("player", "attempt")
+    results = list(rows_read.order_by("-linked_accounts", "-suspicion", "attempt_id")[:limit])
     if not results:
         return []
+    groups = linking.day_groups(challenge.pk)
+    # A flagged group is shown whole, however low its other members' figures.
+    shown = {r.attempt_id for r in results}
+    missing = {
+        pk for r in results if r.linked_accounts and r.attempt_id in groups for pk in groups[r.attempt_id].attempts
+    }
+    if missing - shown:
+        results += list(rows_read.filter(attempt_id__in=missing - shown))
     week_start = challenge.date - dt.timedelta(days=WEEK - 1)
     # The pooled weekly rule needs each game's evidence over the peek rates, which is not
     # stored: the week's games are judged again from seed and asks (fairplay.assess).
@@ -283,6 +298,7 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
             by_browser.setdefault(browser_key, set()).add(player_id)
     rows: list[dict[str, Any]] = []
     for r in results:
+        group = groups.get(r.attempt_id)
         same_client = by_client.get(r.attempt.client_key, set()) - {r.player_id}
         same_browser = by_browser.get(r.attempt.browser_key, set()) - {r.player_id}
         player_week = fairplay.accumulate(week.get(r.player_id, [r.suspicion]))
@@ -305,10 +321,53 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
                 "same_client": len(same_client),
                 "same_browser": len(same_browser),
                 "cluster": bool(same_client or same_browser),
+                "linked_accounts": r.linked_accounts,
+                "link_evidence": r.link_evidence,
+                "group": group.id if group else None,
+                "ties": sorted(group.ties[r.attempt_id]) if group else [],
+                "reasons": [
+                    reason
+                    for reason, on in (
+                        ("suspicion", r.flagged),
+                        ("week", player_week.flagged),
+                        ("linked_accounts", r.linked_accounts),
+                    )
+                    if on
+                ],
             }
         )
-    # Most suspicious first: a flagged game, then a flagged week, then the figures.
-    rows.sort(key=lambda row: (not row["flagged"], not row["week_flagged"], -row["suspicion"], row["attempt"]))
+    # Most suspicious first: a flagged game (by the detector or as a linked account's),
+    # then a flagged week, then the figures; a group's rows together, where its first is.
+    placed: dict[int, tuple] = {}
+    for row in rows:
+        if row["group"] is not None:
+            placed[row["group"]] = min(placed.get(row["group"], _queue_order(row)), _queue_order(row))
+    rows.sort(
+        key=lambda row: (
+            placed.get(row["group"], _queue_order(row)),
+            row["group"] or 0,
+            not row["linked_accounts"],
+            _queue_order(row),
+        )
+    )
+    heads: set[int] = set()
+    for row in rows:
+        group = groups.get(row["attempt"])
+        row["group_head"] = None
+        if group is not None and group.id not in heads:
+            heads.add(group.id)
+            row["group_head"] = {
+                "id": group.id,
+                "members": group.attempts,
+                "flagged": any(r["linked_accounts"] for r in rows if r["group"] == group.id),
+                "held": any(r["held"] for r in rows if r["group"] == group.id),
+                "disqualified": any(r["disqualified"] for r in rows if r["group"] == group.id),
+                # What flagged it: the late game and what it copied (linking.judge).
+                "late": next((r["attempt"] for r in rows if r["group"] == group.id and r["linked_accounts"]), None),
+                "evidence": next(
+                    (r["link_evidence"] for r in rows if r["group"] == group.id and r["linked_accounts"]), None
+                ),
+            }
     return rows
 
 

@@ -6,6 +6,7 @@ import datetime as dt
 import logging
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from challenges import days
@@ -13,7 +14,7 @@ from challenges.models import DailyChallenge, Review
 from games.rules import fairplay
 from games.rules.base import DomainError
 
-from . import rank_index
+from . import linking, rank_index
 from .models import COUNTED, Result
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,8 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
     existing = {r.attempt_id: r for r in Result.objects.filter(attempt_id__in=[a.pk for a, _, _ in verified])}
     results: list[Result] = []
     for attempt, outcome, assessment in verified:
+        # Judged before it is ever public: the games it could have copied finished first.
+        link = linking.assess(attempt, outcome.score) if attempt.ranked else None
         values = {
             "challenge": attempt.challenge,
             "player_id": attempt.player_id,
@@ -53,6 +56,8 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
             "finished_at": attempt.finished_at,
             "suspicion": assessment.suspicion if assessment else 0.0,
             "flagged": assessment.flagged if assessment else False,
+            "linked_accounts": link is not None,
+            "link_evidence": link,
         }
         result = existing.get(attempt.pk) or Result(attempt=attempt)
         for name, value in values.items():
@@ -87,14 +92,24 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
 
 
 def holds(result: Result) -> bool:
-    """Held until reviewed: a ranked result the detector flags, that no reviewer cleared
-    and that is not disqualified (decided already).
+    """Held until reviewed: a ranked result the detector flags (or linking flags as a
+    linked account's game, linking.py), that no reviewer cleared and that is not
+    disqualified (decided already).
 
     A re-assessment (or a re-verify) that flags an already-cleared result does not hold it
     again: a person looked at that game and let it rank, and taking it off the ranking
     behind their back would undo their decision silently. It stays ranked, and the review
     queue still shows it flagged, with the new figure, for a second look (Disqualify)."""
-    return result.ranked and result.flagged and result.cleared_at is None and not result.disqualified
+    return (
+        result.ranked
+        and (result.flagged or result.linked_accounts)
+        and result.cleared_at is None
+        and not result.disqualified
+    )
+
+
+# The database's form of ``holds`` for what flags a result.
+FLAGGED = Q(flagged=True) | Q(linked_accounts=True)
 
 
 def counts(result: Result) -> bool:
@@ -216,20 +231,60 @@ def results_reassess(*, challenge_id: int) -> int:
             result.suspicion, result.flagged = assessment.suspicion, assessment.flagged
             changed.append(result)
     Result.objects.bulk_update(changed, ["suspicion", "flagged"], batch_size=2000)
-    # The holds move by conditional updates, not from the rows read above: a reviewer who
-    # clears or disqualifies one meanwhile is not overwritten.
+    rehold([r.pk for r in changed])
+    return len(changed)
+
+
+def rehold(result_ids: list[int]) -> None:
+    """Hold (or release) results whose flags a re-assessment changed, by the rule of
+    ``holds``. The holds move by conditional updates, not from rows read before: a reviewer
+    who clears or disqualifies one meanwhile is not overwritten."""
     to_hold = Result.objects.filter(
-        pk__in=[r.pk for r in changed if r.flagged],
-        flagged=True,
-        held=False,
-        cleared_at__isnull=True,
-        disqualified=False,
+        FLAGGED, pk__in=result_ids, ranked=True, held=False, cleared_at__isnull=True, disqualified=False
     )
     newly_held = list(to_hold.values_list("pk", "challenge_id", "attempt_id"))
     to_hold.filter(pk__in=[pk for pk, _, _ in newly_held]).update(held=True, indexed=False)
     for _, day, attempt_id in newly_held:
         rank_index.remove(day, attempt_id)  # a failure: readers skip it; the next rebuild drops it
-    released = [r.pk for r in changed if not r.flagged]
+    released = list(Result.objects.filter(pk__in=result_ids, held=True).exclude(FLAGGED).values_list("pk", flat=True))
     if released and Result.objects.filter(pk__in=released, held=True).update(held=False, indexed=False):
         index_results(released)
+
+
+def links_reassess(*, challenge_id: int) -> int:
+    """Judge the day's ranked results again for linked accounts (linking.py: results
+    verified before it, or new ties), and hold or release them as ``holds`` says. Returns
+    how many changed."""
+    changed: list[Result] = []
+    for result in Result.objects.filter(challenge_id=challenge_id, ranked=True).select_related("attempt__challenge"):
+        link = linking.assess(result.attempt, result.score)
+        if (result.linked_accounts, result.link_evidence) != (link is not None, link):
+            result.linked_accounts, result.link_evidence = link is not None, link
+            changed.append(result)
+    Result.objects.bulk_update(changed, ["linked_accounts", "link_evidence"], batch_size=2000)
+    rehold([r.pk for r in changed])
     return len(changed)
+
+
+@transaction.atomic
+def group_decide(*, challenge_id: int, attempt_ids: list[int], decision: str, by=None, reason: str) -> int:
+    """One decision for a group of linked accounts (linking.day_groups), as the reviewer saw
+    it (``attempt_ids``): ``clear`` clears its held results (the others rank already),
+    ``disqualify`` disqualifies every result of the group, ``restore`` puts the disqualified
+    ones back. Each is recorded in the trail. Raises ReviewRefused when the group is no
+    longer what the reviewer saw (a game joined or left it). Returns how many changed."""
+    group = linking.day_groups(challenge_id).get(min(attempt_ids, default=0))
+    if group is None or sorted(set(attempt_ids)) != group.attempts:
+        raise ReviewRefused("group_changed", "the group is not what was shown any more: look at it again")
+    done = 0
+    for result in Result.objects.filter(attempt_id__in=group.attempts).order_by("attempt_id"):
+        if decision == "clear" and result.held:
+            _decide(result.pk, "clear", by=by, reason=reason)
+        elif decision == "disqualify" and not result.disqualified:
+            _decide(result.pk, "disqualify", by=by, reason=reason)
+        elif decision == "restore" and result.disqualified:
+            _decide(result.pk, "restore", by=by, reason=reason)
+        else:
+            continue
+        done += 1
+    return done

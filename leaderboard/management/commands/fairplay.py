@@ -11,8 +11,10 @@ class Command(BaseCommand):
         "The day's ranked results for fair-play review, most suspicious first: one JSON object per "
         "line with attempt, player, score, suspicion, flagged (this game), week_suspicion and "
         "week_flagged (the player's games of the last 7 days), same_client / same_browser (other "
-        "players of the day from the same address / browser), disqualified and held (flagged, not "
-        "cleared by a reviewer yet: off the ranking until then)."
+        "players of the day from the same address / browser), group (its group of linked accounts: "
+        "the first game's attempt id, null alone) and ties (what ties it to the group: address, "
+        "network, device, burst), reasons (suspicion, week, linked_accounts), disqualified and held "
+        "(flagged, not cleared by a reviewer yet: off the ranking until then)."
     )
 
     def add_arguments(self, parser):
@@ -21,16 +23,19 @@ class Command(BaseCommand):
         parser.add_argument(
             "--recompute",
             action="store_true",
-            help="compute every figure of the day again from seed + asks first (and store it)",
+            help="compute every figure of the day again from seed + asks first, linked accounts too (and store it)",
         )
 
     def handle(self, *args, date, flagged_only, recompute, **options):
         challenge = existing_challenge(day_argument(date))
         if recompute:
             changed = services.results_reassess(challenge_id=challenge.pk)
-            self.stderr.write(f"recomputed the day's figures: {changed} changed")
+            linked = services.links_reassess(challenge_id=challenge.pk)
+            self.stderr.write(
+                f"recomputed the day's figures: {changed} changed, {linked} linked accounts' flags changed"
+            )
         for row in selectors.review_queue(challenge=challenge):
-            if flagged_only and not (row["flagged"] or row["week_flagged"]):
+            if flagged_only and not row["reasons"]:
                 continue
             self.stdout.write(
                 json.dumps(
@@ -47,6 +52,9 @@ class Command(BaseCommand):
                             "week_flagged",
                             "same_client",
                             "same_browser",
+                            "group",
+                            "ties",
+                            "reasons",
                             "disqualified",
                             "held",
                         )

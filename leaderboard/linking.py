@@ -1,0 +1,251 @@
+"""Linked accounts: throwaway players who map the day's deal for a main account that then
+plays it knowing the cards (docs/fairplay.md, "Linked accounts").
+
+**Ties** put accounts in one group on a day, by equal keyed hashes (challenges/origins.py):
+- ``address``: their ranked games of the day started from one address;
+- ``network``: from one network (the address's /24, or /64 for IPv6);
+- ``device``: one device cookie, seen at a ranked game's start or at a sign-up;
+- ``burst``: they were created in one burst of sign-ups from one network.
+An address or network shared by more than CROWD players of the day (a campus, a carrier's
+shared address) ties nobody: there, sharing it says nothing.
+
+A tie alone flags nobody (a family shares an address, and signs up together). What flags is
+the **move line**: a game that, on the day, (1) wins (score above 1000) and scores at least
+as well as every earlier game of the accounts tied to it, (2) after those accounts explored
+the deal (at least EXPLORED_MIN_LINES different lines played before it finished), (3) and
+replays or extends one of those lines: the asks they share from the start hold at least
+COPY_MIN_CHOICES asks at which the hand held more than one rank (a forced ask is no
+choice: everybody makes it). Honest players rarely do that by chance (docs/fairplay.md
+gives the measured rates). The late game's result is then held with reason
+``linked_accounts`` (services.holds), before it is ever public.
+
+It is judged when the late game is verified (services.results_record): every game it could
+have copied finished before it did, so their asks are in the database then. The reads are
+bounded: the day's ranked games sharing one of its keys (each through its partial index,
+at most CROWD + 1 rows an address or network, LINKED_READ a device or burst), then those
+players' games of the day. ``manage.py fairplay --recompute`` judges a day again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from challenges.models import Attempt, SignUp
+from games.rules.base import GameError
+from games.rules.peche import ENGINE, PLAYER
+
+CROWD = 30
+EXPLORED_MIN_LINES = 2
+COPY_MIN_CHOICES = 8
+WON = 1000
+LINKED_READ = 200
+KEYS = (("address", "client_key"), ("network", "network_key"), ("device", "browser_key"))
+
+
+@dataclass(frozen=True)
+class Line:
+    """One ranked game of the day as linking sees it."""
+
+    attempt_id: int
+    player_id: int
+    moves: tuple[str, ...]
+    # When its asks were made by: the finish, or for an unfinished game its start (the
+    # only time known; a throwaway may stop halfway).
+    done_at: dt.datetime
+    score: int | None  # None: not over
+
+
+def _score(seed: str, moves: Iterable[str]) -> int | None:
+    try:
+        state = ENGINE.replay({"seed": seed}, list(moves), partial=True)
+    except GameError:  # a tampered game: it explored nothing anybody could replay
+        return None
+    return ENGINE.outcome(state).score if state.over else None
+
+
+def choices_along(seed: str, moves: Iterable[str]) -> list[bool]:
+    """For each ask of the line, whether the hand held more than one rank (a choice)."""
+    state = ENGINE.new(seed=seed)
+    flags: list[bool] = []
+    for rank in moves:
+        flags.append(len(state.hands[PLAYER]) > 1)
+        try:
+            ENGINE.apply(state, rank)
+        except GameError:
+            break
+    return flags
+
+
+def shared(late: tuple[str, ...], other: tuple[str, ...], choices: list[bool]) -> tuple[int, int]:
+    """(asks, choices) the two lines share from the start."""
+    asks = 0
+    for a, b in zip(late, other):
+        if a != b:
+            break
+        asks += 1
+    return asks, sum(choices[:asks])
+
+
+def judge(seed: str, late: Line, earlier: list[Line], ties: dict[int, set[str]]) -> dict[str, Any] | None:
+    """The evidence that ``late`` copies a line its linked accounts explored, or None.
+    ``earlier``: the tied players' games of the day that were done before ``late`` was."""
+    if late.score is None or late.score <= WON:
+        return None
+    earlier = [line for line in earlier if line.moves and line.player_id != late.player_id]
+    lines = {line.moves for line in earlier}
+    if len(lines) < EXPLORED_MIN_LINES:
+        return None
+    if any(line.score is not None and line.score > late.score for line in earlier):
+        return None  # one of them did better: this game gained nothing from them
+    choices = choices_along(seed, late.moves)
+    best: tuple[int, int, Line] | None = None
+    for line in earlier:
+        asks, chosen = shared(late.moves, line.moves, choices)
+        if best is None or (chosen, asks) > best[:2]:
+            best = (chosen, asks, line)
+    assert best is not None
+    chosen, asks, copied = best
+    if chosen < COPY_MIN_CHOICES:
+        return None
+    return {
+        "copied": copied.attempt_id,
+        "shared_asks": asks,
+        "shared_choices": chosen,
+        # The whole line; or all of an unfinished one, and on; or its first asks only.
+        "how": "replays" if late.moves == copied.moves else "extends" if asks == len(copied.moves) else "shares",
+        "lines": len(lines),
+        "earlier": sorted(line.attempt_id for line in earlier),
+        "ties": sorted(ties.get(copied.player_id, ())),
+    }
+
+
+# --- ties of one game (at verification: bounded, indexed reads) -----------------------
+
+
+def ties_of(attempt: Attempt) -> dict[int, set[str]]:
+    """The players tied to ``attempt``'s player on its day, each with the kinds of tie."""
+    day = Attempt.objects.filter(challenge_id=attempt.challenge_id, ranked=True).exclude(player_id=attempt.player_id)
+    ties: dict[int, set[str]] = defaultdict(set)
+    for kind, key in KEYS[:2]:
+        value = getattr(attempt, key)
+        if value:
+            players = list(day.filter(**{key: value}).values_list("player_id", flat=True)[:CROWD])
+            if len(players) < CROWD:  # with this player, at most CROWD: not a crowd
+                for player_id in players:
+                    ties[player_id].add(kind)
+    signup = SignUp.objects.filter(player_id=attempt.player_id).first()
+    devices = {attempt.browser_key, signup.browser_key if signup else ""} - {""}
+    if devices:
+        for player_id in day.filter(browser_key__in=devices).values_list("player_id", flat=True)[:LINKED_READ]:
+            ties[player_id].add("device")
+        signed = SignUp.objects.filter(browser_key__in=devices).exclude(player_id=attempt.player_id)
+        for player_id in signed.values_list("player_id", flat=True)[:LINKED_READ]:
+            ties[player_id].add("device")
+    if signup is not None and signup.burst is not None:
+        burst = SignUp.objects.filter(burst=signup.burst).exclude(player_id=attempt.player_id)
+        for player_id in burst.values_list("player_id", flat=True)[:LINKED_READ]:
+            ties[player_id].add("burst")
+    return dict(ties)
+
+
+def day_lines(challenge_id: int, player_ids: Iterable[int], seed: str) -> list[Line]:
+    """The ranked games of the day of these players (one each), with their scores."""
+    rows = Attempt.objects.filter(challenge_id=challenge_id, ranked=True, player_id__in=list(player_ids)[:LINKED_READ])
+    return [
+        Line(
+            attempt_id=pk,
+            player_id=player_id,
+            moves=tuple(moves),
+            done_at=finished_at or started_at,
+            score=_score(seed, moves) if finished_at else None,
+        )
+        for pk, player_id, moves, finished_at, started_at in rows.values_list(
+            "pk", "player_id", "moves", "finished_at", "started_at"
+        )
+    ]
+
+
+def assess(attempt: Attempt, score: int) -> dict[str, Any] | None:
+    """At verification: the evidence that this ranked game copies a line its linked
+    accounts explored (``judge``), or None. Only a winning game costs any query."""
+    if not attempt.ranked or score <= WON or attempt.finished_at is None:
+        return None
+    ties = ties_of(attempt)
+    if not ties:
+        return None
+    seed = attempt.challenge.seed
+    late = Line(attempt.pk, attempt.player_id, tuple(attempt.moves), attempt.finished_at, score)
+    earlier = [line for line in day_lines(attempt.challenge_id, ties, seed) if line.done_at < attempt.finished_at]
+    return judge(seed, late, earlier, ties)
+
+
+# --- the day's groups (the review queue, the fairplay command) ------------------------
+
+
+@dataclass
+class Group:
+    id: int  # its first game's attempt id
+    attempts: list[int] = field(default_factory=list)
+    ties: dict[int, set[str]] = field(default_factory=dict)  # attempt -> kinds tying it to the others
+
+
+def day_groups(challenge_id: int) -> dict[int, Group]:
+    """Every group of tied players of the day (two players or more), by attempt id: the same
+    ties as ``ties_of``, joined (a tie of a tie is in the group too)."""
+    games = list(
+        Attempt.objects.filter(challenge_id=challenge_id, ranked=True).values_list(
+            "pk", "player_id", "client_key", "network_key", "browser_key"
+        )
+    )
+    signups = dict(
+        (player_id, (browser_key, burst))
+        for player_id, browser_key, burst in SignUp.objects.filter(
+            player__attempts__challenge_id=challenge_id, player__attempts__ranked=True
+        ).values_list("player_id", "browser_key", "burst")
+    )
+    holders: dict[tuple[str, Any], set[int]] = defaultdict(set)  # (kind, key) -> attempts
+    for pk, player_id, client_key, network_key, browser_key in games:
+        browser_signup, burst = signups.get(player_id, ("", None))
+        for node in (
+            ("address", client_key),
+            ("network", network_key),
+            ("device", browser_key),
+            ("device", browser_signup),
+            ("burst", burst),
+        ):
+            if node[1] not in ("", None):
+                holders[node].add(pk)
+    parent = {pk: pk for pk, *_ in games}
+
+    def root(pk: int) -> int:
+        while parent[pk] != pk:
+            parent[pk] = parent[parent[pk]]
+            pk = parent[pk]
+        return pk
+
+    kinds: dict[int, set[str]] = defaultdict(set)
+    for (kind, _), members in holders.items():
+        if len(members) < 2 or (kind in ("address", "network") and len(members) > CROWD):
+            continue
+        first, *rest = sorted(members)
+        for pk in members:
+            kinds[pk].add(kind)
+        for pk in rest:
+            a, b = root(first), root(pk)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    components: dict[int, list[int]] = defaultdict(list)
+    for pk in sorted(parent):
+        components[root(pk)].append(pk)
+    groups: dict[int, Group] = {}
+    for members in components.values():
+        if len(members) < 2:
+            continue
+        group = Group(id=members[0], attempts=members, ties={pk: kinds[pk] for pk in members})
+        for pk in members:
+            groups[pk] = group
+    return groups

@@ -1,0 +1,308 @@
+"""Linked accounts (issue 27): throwaway players map the day's deal, then a main account
+tied to them (one address, network, device cookie or burst of sign-ups) replays or extends
+the best line they found and wins. Everything goes through the API as a browser would:
+sign-ups, the daily game's start and every ask, from the addresses and cookie jars given.
+
+The main game passes the detector (its asks are a random player's): only the link holds
+it. A family on one address, each playing its own game, is grouped and not flagged."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+import redis
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client, override_settings
+from rest_framework.test import APIClient
+
+from challenges import days, services
+from challenges.models import Attempt, SignUp
+from games.rules import fairplay
+from games.rules.peche import ENGINE, outcome_of
+from leaderboard import linking, rank_index, selectors
+from leaderboard.models import Result
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def verified_at_once(settings, monkeypatch):
+    """A finished game is verified as its last ask commits (the worker's job, done here)."""
+    settings.CHALLENGE_TIMEZONE = "UTC"
+    monkeypatch.setattr(
+        services, "enqueue_verification", lambda attempt_id: services.attempt_verify(attempt_id=attempt_id)
+    )
+
+
+@pytest.fixture
+def indexed(own_redis):
+    """The rank index on a redis-server of the test's own."""
+    with override_settings(REDIS_URL=own_redis.url):
+        yield redis.Redis.from_url(own_redis.url)
+
+
+@pytest.fixture
+def reviewer():
+    client = Client()
+    client.force_login(get_user_model().objects.create_superuser("reviewer", "r@example.com", "pw-Review-123"))
+    return client
+
+
+# --- lines of today's deal ------------------------------------------------------------
+
+
+def seed() -> str:
+    return services.challenge_for_day(day=days.today()).seed
+
+
+def random_line(rng: random.Random, prefix: tuple[str, ...] = ()) -> tuple[str, ...]:
+    state, moves = ENGINE.new(seed=seed()), list(prefix)
+    for rank in moves:
+        ENGINE.apply(state, rank)
+    while not state.over:
+        moves.append(rng.choice(sorted(state.hands[0])))
+        ENGINE.apply(state, moves[-1])
+    return tuple(moves)
+
+
+def score(moves) -> int:
+    state = ENGINE.replay({"seed": seed()}, list(moves))
+    return outcome_of(state).score
+
+
+def quiet(moves) -> bool:
+    """The detector lets it through: whatever holds it is the link."""
+    return not fairplay.assess(seed(), list(moves)).flagged
+
+
+def mapping(count: int) -> tuple[list[tuple[str, ...]], tuple[str, ...]]:
+    """The throwaways' games: ``count - 1`` different random lines, and the best of all, a
+    random line that wins and passes the detector (the line the main account replays)."""
+    rng = random.Random(27)
+    best = None
+    while best is None:
+        line = random_line(rng)
+        if score(line) > 1000 and quiet(line):
+            best = line
+    others: list[tuple[str, ...]] = []
+    while len(others) < count - 1:
+        line = random_line(rng)
+        if line != best and line not in others and score(line) <= score(best):
+            others.append(line)
+    return others, best
+
+
+# --- players, as browsers --------------------------------------------------------------
+
+
+class Account:
+    def __init__(self, name: str, *, browser: APIClient | None = None, address: str = "127.0.0.1") -> None:
+        self.browser = browser or APIClient()
+        self.address = address
+        response = self.browser.post("/api/players", {"name": name}, format="json", REMOTE_ADDR=address)
+        assert response.status_code == 201, response.content
+        self.name = name
+        self.token = response.json()["token"]
+
+    def play(self, moves, *, address: str | None = None, stop_after: int | None = None) -> Attempt:
+        """Today's ranked game through the API, ask by ask (``stop_after``: leave it unfinished)."""
+        where = {"REMOTE_ADDR": address or self.address, "HTTP_AUTHORIZATION": f"Token {self.token}"}
+        response = self.browser.post("/api/challenges/today/attempt", **where)
+        assert response.status_code == 201, response.content
+        attempt_id = response.json()["id"]
+        for index, rank in enumerate(list(moves)[:stop_after]):
+            response = self.browser.post(
+                f"/api/attempts/{attempt_id}/asks", {"rank": rank, "move": index}, format="json", **where
+            )
+            assert response.status_code == 200, response.content
+        return Attempt.objects.get(pk=attempt_id)
+
+    @property
+    def result(self) -> Result:
+        return Result.objects.select_related("challenge").get(attempt__player__name=self.name)
+
+
+def fairplay_lines() -> dict[str, dict]:
+    out = io.StringIO()
+    call_command("fairplay", date=days.today().isoformat(), stdout=out)
+    return {line["player"]: line for line in map(json.loads, out.getvalue().splitlines())}
+
+
+def public(challenge_id: int, store) -> list[str]:
+    """The day's public ranking (the API page), checked against SQL and the rank index."""
+    sql = list(
+        selectors.ranked_results(challenge_id).order_by(*selectors.RANK_ORDER).values_list("attempt_id", flat=True)
+    )
+    assert [int(m) for m in store.zrange(rank_index.key(challenge_id), 0, -1)] == sql
+    for result in Result.objects.filter(challenge_id=challenge_id):
+        assert selectors.result_rank(result) == (sql.index(result.attempt_id) + 1 if result.attempt_id in sql else None)
+    page = Client().get(f"/api/leaderboard/{days.today().isoformat()}?limit=200").json()
+    assert page["total"] == len(sql)
+    return [entry["name"] for entry in page["entries"]]
+
+
+# --- the sybil group from one address ----------------------------------------------------
+
+
+def test_throwaways_from_one_address_map_the_deal_and_the_main_account_replaying_the_best_line_is_held(
+    indexed, reviewer
+):
+    others, best = mapping(6)
+    throwaways_lines = [*others[:3], best, *others[3:]]
+    honest = Account("Honest Hana", address="198.51.100.7")
+    honest.play(random_line(random.Random(3)))
+    throwaways = [Account(f"Scout {i}", address="203.0.113.5") for i in range(6)]
+    for account, line in zip(throwaways, throwaways_lines):
+        account.play(line)
+    main = Account("Perfect Main", address="203.0.113.5")
+    main.play(best)
+    challenge_id = main.result.challenge_id
+
+    # Held at verification, before it was ever public: by the link, not by the detector.
+    result = main.result
+    assert not result.flagged and result.linked_accounts and result.held and not result.indexed
+    evidence = result.link_evidence
+    assert evidence["how"] == "replays" and evidence["lines"] == 6 and "address" in evidence["ties"]
+    assert evidence["copied"] in {a.result.attempt_id for a in throwaways}
+    assert "Perfect Main" not in public(challenge_id, indexed)
+    assert not any(a.result.held for a in (honest, *throwaways))  # only the late game is held
+    me = main.browser.get(
+        f"/api/leaderboard/{days.today().isoformat()}/me", HTTP_AUTHORIZATION=f"Token {main.token}"
+    ).json()
+    assert me["held"] and me["rank"] is None
+
+    # One group in the queue and in the command: the 7 accounts, not the honest player.
+    lines = fairplay_lines()
+    group = lines["Perfect Main"]["group"]
+    assert group is not None and lines["Honest Hana"]["group"] is None
+    assert {name for name, line in lines.items() if line["group"] == group} == {"Perfect Main"} | {
+        a.name for a in throwaways
+    }
+    assert lines["Perfect Main"]["reasons"] == ["linked_accounts"]
+    assert not any("linked_accounts" in lines[a.name]["reasons"] for a in throwaways)
+    page = reviewer.get(f"/admin/challenges/attempt/review/?date={days.today().isoformat()}").content.decode()
+    assert page.count('name="group"') == 1 and "linked_accounts" in page
+
+    # One decision for all: disqualified, every one of them, with the reason kept.
+    members = sorted(a.result.attempt_id for a in (main, *throwaways))
+    response = reviewer.post(
+        "/admin/challenges/attempt/review/decide/",
+        {"group": members[0], "members": ",".join(map(str, members)), "decision": "disqualify", "reason": "sybils"},
+    )
+    assert response.status_code == 302
+    assert all(a.result.disqualified and a.result.review_reason == "sybils" for a in (main, *throwaways))
+    assert public(challenge_id, indexed) == ["Honest Hana"]
+
+
+def test_one_decision_clears_the_whole_group(indexed, reviewer):
+    others, best = mapping(3)
+    throwaways_lines = [others[0], best, others[1]]
+    throwaways = [Account(f"Scout {i}", address="203.0.113.9") for i in range(3)]
+    for account, line in zip(throwaways, throwaways_lines):
+        account.play(line)
+    main = Account("Main", address="203.0.113.9")
+    main.play(best)
+    assert main.result.held
+    members = sorted(a.result.attempt_id for a in (main, *throwaways))
+
+    # A group that changed since the reviewer looked is not decided.
+    stale = reviewer.post(
+        "/admin/challenges/attempt/review/decide/",
+        {"group": members[0], "members": ",".join(map(str, members[:-1])), "decision": "clear", "reason": "ok"},
+    )
+    assert stale.status_code == 302 and main.result.held
+
+    reviewer.post(
+        "/admin/challenges/attempt/review/decide/",
+        {"group": members[0], "members": ",".join(map(str, members)), "decision": "clear", "reason": "a club"},
+    )
+    result = main.result
+    assert not result.held and result.cleared_at is not None and result.indexed
+    assert "Main" in public(result.challenge_id, indexed)
+
+
+def test_extending_an_unfinished_throwaway_line_is_held_too():
+    others, best = mapping(3)
+    scouts = [Account(f"Scout {i}", address="2001:db8:5:7::10") for i in range(3)]
+    # One scout plays two thirds of the winning line and stops; the main goes on from there.
+    scouts[0].play(best, stop_after=2 * len(best) // 3)
+    for account, line in zip(scouts[1:], others[:2]):
+        account.play(line)
+    # From another address of the same /64.
+    main = Account("Main", address="2001:db8:5:7::99")
+    main.play(best)
+    result = main.result
+    assert result.linked_accounts and result.held and not result.flagged
+    assert result.link_evidence["copied"] == Attempt.objects.get(player__name="Scout 0").pk
+    assert result.link_evidence["how"] == "extends"
+    assert "network" in result.link_evidence["ties"] and "address" not in result.link_evidence["ties"]
+
+
+# --- what ties accounts ----------------------------------------------------------------------
+
+
+def test_a_family_on_one_address_playing_their_own_games_is_grouped_not_flagged():
+    rng = random.Random(4)
+    # Four games of their own: no two share even their first ask where there was a choice;
+    # the last one wins and tops the others, so only the lines tell them from sybils.
+    family: list[tuple[str, ...]] = []
+    while len(family) < 4:
+        line = random_line(rng)
+        if all(linking.shared(line, other, linking.choices_along(seed(), line))[1] == 0 for other in family):
+            family.append(line)
+        if len(family) == 4 and not (score(family[3]) > 1000 and score(family[3]) >= max(map(score, family))):
+            family.pop()
+    members = [Account(name, browser=APIClient(), address="192.0.2.44") for name in ("Mum", "Dad", "Kai", "Lea")]
+    for account, line in zip(members, family):
+        account.play(line)
+    assert not any(a.result.linked_accounts or a.result.held for a in members)
+    lines = fairplay_lines()
+    assert len({lines[a.name]["group"] for a in members}) == 1 and lines["Mum"]["group"] is not None
+    assert not any("linked_accounts" in lines[a.name]["reasons"] for a in members)
+
+
+def test_a_device_cookie_links_names_across_addresses():
+    others, best = mapping(2)
+    device = APIClient()  # one browser: its device cookie outlives each new player
+    scouts = [Account(f"Scout {i}", browser=device, address=f"198.51.{i}.20") for i in range(2)]
+    for account, line in zip(scouts, [others[0], best]):
+        account.play(line)
+    stranger = Account("Stranger", address="192.0.2.80")
+    stranger.play(others[0])
+    main = Account("Main", browser=device, address="100.64.9.9")
+    main.play(best)
+    keys = set(
+        SignUp.objects.filter(player__name__in=["Scout 0", "Scout 1", "Main"]).values_list("browser_key", flat=True)
+    )
+    assert len(keys) == 1 and "" not in keys
+    result = main.result
+    assert result.linked_accounts and result.held and result.link_evidence["ties"] == ["device"]
+    lines = fairplay_lines()
+    assert lines["Main"]["group"] == lines["Scout 0"]["group"] == lines["Scout 1"]["group"] is not None
+    assert lines["Stranger"]["group"] is None
+
+
+def test_a_burst_of_sign_ups_from_one_network_links_them():
+    others, best = mapping(2)
+    # Three sign-ups in a row from one /24 (three addresses, three browsers); each then
+    # plays from elsewhere. Two sign-ups from another /24 are no burst.
+    scouts = [Account(f"Scout {i}", address=f"10.20.30.{i + 1}") for i in range(2)]
+    main = Account("Main", address="10.20.30.77")
+    pair = [Account(f"Neighbour {i}", address=f"10.20.31.{i + 1}") for i in range(2)]
+    bursts = dict(SignUp.objects.values_list("player__name", "burst"))
+    assert bursts["Scout 0"] == bursts["Scout 1"] == bursts["Main"] is not None
+    assert bursts["Neighbour 0"] is None and bursts["Neighbour 1"] is None
+    for i, (account, line) in enumerate(zip(scouts, [others[0], best])):
+        account.play(line, address=f"172.16.{i}.1")
+    pair[0].play(others[0], address="172.17.0.1")
+    pair[1].play(random_line(random.Random(9)), address="172.18.0.1")
+    main.play(best, address="172.19.0.1")
+    result = main.result
+    assert result.linked_accounts and result.held and result.link_evidence["ties"] == ["burst"]
+    lines = fairplay_lines()
+    assert lines["Main"]["group"] == lines["Scout 0"]["group"] is not None
+    assert lines["Neighbour 0"]["group"] is None and lines["Main"]["reasons"] == ["linked_accounts"]
