@@ -26,6 +26,6 @@ def http_app():
     return django_http
 
 
-websocket_urls = [path("ws/attempts/<int:attempt_id>", AttemptConsumer.as_asgi())]
+websocket_app = URLRouter([path("ws/attempts/<int:attempt_id>", AttemptConsumer.as_asgi())])
 
-application = ProtocolTypeRouter({"http": http_app(), "websocket": URLRouter(websocket_urls)})
+application = ProtocolTypeRouter({"http": http_app(), "websocket": websocket_app})

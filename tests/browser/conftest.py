@@ -1,4 +1,4 @@
-"""Real Chromium (Debian's) driven by Playwright for Python, against pytest-django's live server.
+"""Real Chromium (Debian's) driven by Playwright for Python, against a live server of the ASGI app (tests/asgi_live.py).
 
 Screenshots go to artifacts/screenshots/ (kept by CI as test artifacts)."""
 
@@ -9,6 +9,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+from tests import asgi_live
 
 # Playwright's sync API keeps an event loop on the test thread; Django's ORM (used by
 # fixtures and assertions, never concurrently with the browser's requests) must allow it.
@@ -26,6 +28,10 @@ ARGS = [
     "--disable-quic",
     "--no-first-run",
 ]
+
+
+# The live server speaks ASGI (uvicorn): the daily page's WebSocket opens as under `make run`.
+live_server = asgi_live.live_server
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,10 @@
 // Entry module of the daily page: loads the player, the challenge and the attempt,
-// sends asks, plays the returned events out one by one, polls the verification.
+// sends asks (over the game's WebSocket, or HTTP when it is not open: socket.js), plays
+// the returned events out one by one, polls the verification.
 /* global gettext */
 import { getJSON, postJSON } from "./api.js";
 import { createSession } from "./session.js";
+import { createAskChannel } from "./socket.js";
 import { fmt } from "./dom.js";
 import * as S from "./state.js";
 import { mount, render } from "./render.js";
@@ -81,16 +83,22 @@ const CATCH_UP = {
   illegal_ask: () => null,
   day_closed: () => null,
 };
+const reload = (v) => getJSON(`/api/attempts/${v.id}`);
+const asks = createAskChannel({
+  http: (v, rank) => postJSON(`/api/attempts/${v.id}/asks`, { rank, move: v.move }),
+  reload,
+});
 const session = createSession({
   start: () => postJSON(`/api/challenges/${config.date}/attempt`),
-  send: (v, rank) => postJSON(`/api/attempts/${v.id}/asks`, { rank, move: v.move }),
-  reload: (v) => getJSON(`/api/attempts/${v.id}`),
+  send: (v, rank) => asks.ask(v, rank),
+  reload,
   stale: (err) => Object.hasOwn(CATCH_UP, err.code),
 });
 
 async function loadAttempt() {
   const view = await session.start();
   S.setView(state, view);
+  asks.follow(view);
   draw();
   pollVerification();
   loadStats();
@@ -164,6 +172,7 @@ async function onAsk(rank) {
     return fail(err);
   }
   const next = played.game;
+  asks.follow(next);
   if (played.stale) {
     S.setView(state, next);
     S.setBusy(state, false);
@@ -230,6 +239,7 @@ async function onAgain() {
   } catch (err) {
     return fail(err);
   }
+  asks.follow(state.view);
   draw();
 }
 
