@@ -96,21 +96,31 @@ def rank_of(challenge_id: int, attempt_id: int) -> int | None:
         return None
 
 
+# Many ranks in one command (a league's board asks up to 200): the ready marker, then each
+# member's ZRANK (-1: not in the set); false when the day's set is not ready.
+_RANKS = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return false end
+local out = {}
+for i, m in ipairs(ARGV) do out[i] = redis.call('ZRANK', KEYS[1], m) or -1 end
+return out
+"""
+
+
 def ranks_of(challenge_id: int, attempt_ids: list[int]) -> dict[int, int | None] | None:
     """Each attempt's 0-based position (None: not in the set) in one round trip, or None
-    if the day's index is not ready or Redis is unreachable (a league's board: up to 200)."""
+    if the day's index is not ready or Redis is unreachable."""
     try:
         client = _redis()
         if client is None:
             return None
-        pipe = client.pipeline(transaction=False)
-        pipe.exists(ready_key(challenge_id))
-        for attempt_id in attempt_ids:
-            pipe.zrank(key(challenge_id), member(attempt_id))
-        ready, *positions = pipe.execute()
+        found = client.register_script(_RANKS)(
+            keys=[key(challenge_id), ready_key(challenge_id)], args=[member(a) for a in attempt_ids]
+        )
     except Exception:
         return None
-    return dict(zip(attempt_ids, positions, strict=True)) if ready else None
+    if found is None:
+        return None
+    return {a: (p if p >= 0 else None) for a, p in zip(attempt_ids, found, strict=True)}
 
 
 def size(challenge_id: int) -> int | None:

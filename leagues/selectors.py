@@ -18,7 +18,8 @@ import re
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, OuterRef, Subquery, Sum
+from django.db import connection
+from django.db.models import Count, OuterRef, Subquery
 
 from challenges import days
 from challenges.models import DailyChallenge, Player
@@ -26,7 +27,7 @@ from challenges.names import shown_name
 from challenges.services import DAILY_GAME
 from leaderboard import rank_index
 from leaderboard import selectors as board
-from leaderboard.models import COUNTED, Result
+from leaderboard.models import Result
 
 from .models import League, Membership
 from .services import LeagueError, not_found
@@ -134,74 +135,91 @@ def parse_week(text: str) -> dt.date:
 # --- the boards ---------------------------------------------------------------------------------
 
 
-def _members(league: League) -> dict[int, str]:
-    return {
-        pid: shown_name(name, pid)
-        for pid, name in Membership.objects.filter(league=league).values_list("player_id", "player__name")
-    }
-
-
-def _global_ranks(challenge_id: int, results: list[Result]) -> dict[int, int]:
-    """The results' ranks on the day's global board, by attempt id: from the rank index in
-    one round trip when it is ready (a board of 200 members asks 200 ranks), by SQL's count
-    (leaderboard.selectors.sql_rank) for a result it does not hold yet, as
-    ``result_rank`` does for one. ``results`` are counted ones (``ranked_results``)."""
-    found = rank_index.ranks_of(challenge_id, [r.attempt_id for r in results if r.indexed])
+def _global_ranks(challenge_id: int, played: list[tuple]) -> dict[int, int]:
+    """The ranks on the day's global board of counted results (rows of ``_DAY_SQL``), by
+    attempt id: from the rank index in one round trip when it is ready (a board of 200
+    members asks 200 ranks), else by SQL's count (leaderboard.selectors.sql_rank) for any
+    result it does not hold yet, as ``result_rank`` does for one."""
+    found = rank_index.ranks_of(challenge_id, [row[2] for row in played if row[6]])
     ranks: dict[int, int] = {}
-    if found is None:
-        found = {}
-        if rank_index.available():  # not ready: one rank asked as any reader does starts its rebuild
-            ranks[results[0].attempt_id] = board.result_rank(results[0]) or board.sql_rank(results[0])
-    for r in results:
-        if r.attempt_id in ranks:
+    for n, (_, _, aid, score, asks, finished, indexed, _) in enumerate(played):
+        position = found.get(aid) if found is not None else None
+        if position is not None:
+            ranks[aid] = position + 1
             continue
-        position = found.get(r.attempt_id)
-        ranks[r.attempt_id] = position + 1 if position is not None else board.sql_rank(r)
+        result = Result(attempt_id=aid, challenge_id=challenge_id, score=score, asks=asks, finished_at=finished,
+                        indexed=indexed, ranked=True, disqualified=False, held=False)  # fmt: skip
+        # The index not ready: the first rank asked as any reader asks one starts its rebuild.
+        first = board.result_rank(result) if found is None and n == 0 and rank_index.available() else None
+        ranks[aid] = first or board.sql_rank(result)
     return ranks
 
 
+# A league's boards read each member's counted results (leaderboard.models.COUNTED: ranked,
+# neither disqualified nor held) with the members and their names, in one plain query each:
+# a board answers in a few milliseconds on a day of a million results (bench.leagues_scale),
+# and building the ORM's query and 200 model instances cost more than Postgres' answer.
+_COUNTED_SQL = "r.ranked AND NOT r.disqualified AND NOT r.held"
+_DAY_SQL = f"""
+SELECT m.player_id, p.name, r.attempt_id, r.score, r.asks, r.finished_at, r.indexed, r.challenge_id
+FROM {Membership._meta.db_table} m
+JOIN {Player._meta.db_table} p ON p.id = m.player_id
+LEFT JOIN {Result._meta.db_table} r ON r.player_id = m.player_id AND {_COUNTED_SQL} AND r.challenge_id = (
+    SELECT c.id FROM {DailyChallenge._meta.db_table} c WHERE c.game = %s AND c.date = %s)
+WHERE m.league_id = %s
+"""
+_WEEK_SQL = f"""
+SELECT m.player_id, p.name, COALESCE(w.points, 0), COALESCE(w.played, 0), COALESCE(w.asks, 0)
+FROM {Membership._meta.db_table} m
+JOIN {Player._meta.db_table} p ON p.id = m.player_id
+LEFT JOIN (
+    SELECT r.player_id, SUM(r.score) AS points, COUNT(*) AS played, SUM(r.asks) AS asks
+    FROM {Result._meta.db_table} r
+    JOIN {Membership._meta.db_table} mine ON mine.player_id = r.player_id AND mine.league_id = %s
+    WHERE {_COUNTED_SQL} AND r.challenge_id IN (
+        SELECT c.id FROM {DailyChallenge._meta.db_table} c WHERE c.game = %s AND c.date BETWEEN %s AND %s)
+    GROUP BY r.player_id
+) w ON w.player_id = m.player_id
+WHERE m.league_id = %s
+"""
+
+
+def _aware(moment: dt.datetime) -> dt.datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
+def _by_name(member: tuple) -> tuple:
+    return (member[1].casefold(), member[0])
+
+
 def day_board(league: League, day: dt.date) -> dict[str, Any]:
-    """The members' results of the day in the global order, each with its rank in the
-    league and on the day's global board; then the members not on it (not played yet,
-    or their result does not count), by name."""
-    members = _members(league)
-    challenge = DailyChallenge.objects.filter(game=DAILY_GAME, date=day).only("pk").first()
-    results: list[Result] = []
-    if challenge is not None:
-        results = list(
-            board.ranked_results(challenge.pk)
-            .filter(player_id__in=Membership.objects.filter(league=league).values("player_id"))
-            .only(
-                "attempt_id",
-                "player_id",
-                "score",
-                "asks",
-                "finished_at",
-                "ranked",
-                "disqualified",
-                "held",
-                "indexed",
-                "challenge_id",
-            )
-            .order_by(*board.RANK_ORDER)
-        )
-    ranks = _global_ranks(challenge.pk, results) if challenge is not None and results else {}
+    """The members' results of the day in the global order (RANK_ORDER: score desc, fewer
+    asks, earlier finish, then the attempt), each with its rank in the league and on the
+    day's global board; then the members not on it (not played yet, or their result does
+    not count), by name."""
+    with connection.cursor() as cursor:
+        cursor.execute(_DAY_SQL, [DAILY_GAME, day, league.pk])
+        rows = cursor.fetchall()
+    # SQLite's plain cursor gives naive UTC times (Postgres' are aware): made aware alike.
+    played = sorted(
+        (row[:5] + (_aware(row[5]),) + row[6:] for row in rows if row[2] is not None),
+        key=lambda row: (-row[3], row[4], row[5], row[2]),
+    )
+    ranks = _global_ranks(played[0][7], played) if played else {}
     entries = [
         {
             "rank": position,
-            "player_id": r.player_id,
-            "name": members.get(r.player_id, ""),
-            "score": r.score,
-            "asks": r.asks,
-            "global_rank": ranks.get(r.attempt_id),
+            "player_id": pid,
+            "name": shown_name(name, pid),
+            "score": score,
+            "asks": asks,
+            "global_rank": ranks[aid],
         }
-        for position, r in enumerate(results, start=1)
+        for position, (pid, name, aid, score, asks, *_) in enumerate(played, start=1)
     ]
-    on_board = {r.player_id for r in results}
     waiting = [
-        {"player_id": pid, "name": name}
-        for pid, name in sorted(members.items(), key=lambda m: (m[1].casefold(), m[0]))
-        if pid not in on_board
+        {"player_id": pid, "name": shown_name(name, pid)}
+        for pid, name, *_ in sorted((row for row in rows if row[2] is None), key=_by_name)
     ]
     return {"date": day.isoformat(), "entries": entries, "not_played": waiting}
 
@@ -211,31 +229,18 @@ def week_standings(league: League, monday: dt.date) -> dict[str, Any]:
     week (a day not played adds nothing), the days played, the asks of those days. Ranked
     by points, then fewer asks; members equal in both share a rank (listed by name)."""
     sunday = monday + dt.timedelta(days=6)
-    members = _members(league)
-    totals = {
-        pid: (points, played, asks)
-        for pid, points, played, asks in Result.objects.filter(
-            COUNTED,
-            challenge__game=DAILY_GAME,
-            challenge__date__range=(monday, sunday),
-            player_id__in=Membership.objects.filter(league=league).values("player_id"),
-        )
-        .values("player_id")
-        .annotate(points=Sum("score"), played=Count("id"), total_asks=Sum("asks"))
-        .values_list("player_id", "points", "played", "total_asks")
-    }
-    ordered = sorted(
-        ((pid, name, *totals.get(pid, (0, 0, 0))) for pid, name in members.items()),
-        key=lambda m: (-m[2], m[4], m[1].casefold(), m[0]),
-    )
-    rows = [
-        {"player_id": pid, "name": name, "points": points, "days": played, "asks": asks}
-        for pid, name, points, played, asks in ordered
-    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_WEEK_SQL, [league.pk, DAILY_GAME, monday, sunday, league.pk])
+        rows = [
+            (pid, shown_name(name, pid), int(points), played, int(asks))
+            for pid, name, points, played, asks in cursor.fetchall()
+        ]
+    rows.sort(key=lambda m: (-m[2], m[4], *_by_name(m)))
     entries: list[dict[str, Any]] = []
-    for i, row in enumerate(rows):
-        tied = i > 0 and (rows[i - 1]["points"], rows[i - 1]["asks"]) == (row["points"], row["asks"])
-        entries.append({"rank": entries[-1]["rank"] if tied else i + 1, **row})
+    for i, (pid, name, points, played, asks) in enumerate(rows):
+        tied = i > 0 and (rows[i - 1][2], rows[i - 1][4]) == (points, asks)
+        rank = entries[-1]["rank"] if tied else i + 1
+        entries.append({"rank": rank, "player_id": pid, "name": name, "points": points, "days": played, "asks": asks})
     return {"week": week_of(monday), "from": monday.isoformat(), "to": sunday.isoformat(), "entries": entries}
 
 

@@ -1,0 +1,196 @@
+"""Leagues at scale (not a test): a league's day board and its week's standings, for leagues
+of 200 members, on a day of N ranked results (1M by default) and a week around it.
+
+    .venv/bin/python -m bench.leagues_scale --size 1000000
+
+Target (issue 28): a league board of 200 members and a week of standings answer in
+<= 5 ms p99 in process with 1M results that day. Measured two ways: the selectors alone
+(leagues.selectors.day_board / week_standings, what the API answers with) and the whole
+API request through Django in process (token authentication, the member check, JSON).
+
+Its own database (`bench_leagues`, or BENCH_DB) and a redis-server of its own (BENCH_REDIS to
+choose one): the day's rank index is built before measuring, as the site keeps it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+
+os.environ.setdefault("BENCH_DB", "bench_leagues")
+
+from bench.pgdb import URL, ensure_database  # noqa: E402 (BENCH_DB first)
+
+os.environ["DATABASE_URL"] = URL
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+PLAYER_BASE = 2_000_000_000  # the bench's players' ids, far from any real one
+WEEK_PLAYERS = 200_000  # the players who also played the week's other six days
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    samples = sorted(samples)
+    return (statistics.median(samples) * 1000, samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000)
+
+
+def fill(size: int, monday):
+    """The week of ``monday``: ``size`` ranked results on its Thursday, one per player
+    (players PLAYER_BASE + 1..size), and WEEK_PLAYERS of them on each other day."""
+    import datetime as dt
+
+    from django.db import connection
+
+    from challenges import days, services
+
+    challenges = [services.challenge_for_day(day=monday + dt.timedelta(days=d)) for d in range(7)]
+    measured = challenges[3]
+    with connection.cursor() as cur:
+        cur.execute("select count(*) from leaderboard_result where challenge_id = %s", [measured.pk])
+        if cur.fetchone()[0] == size:
+            return challenges
+        cur.execute("delete from leaderboard_result where challenge_id = any(%s)", [[c.pk for c in challenges]])
+        cur.execute("set session_replication_role = replica")
+        cur.execute(
+            """insert into challenges_player (id, user_id, name, name_key, token_hash, created_at)
+               select %s + g, null, 'player ' || g, 'bench player ' || g, md5(g::text) || md5((g + 1)::text), now()
+               from generate_series(1, %s) g on conflict do nothing""",
+            [PLAYER_BASE, size],
+        )
+        cur.execute("select coalesce(max(attempt_id), 0) from leaderboard_result")
+        base = cur.fetchone()[0]
+        for n, challenge in enumerate(challenges):
+            players = size if challenge is measured else WEEK_PLAYERS
+            cur.execute(
+                """
+                insert into leaderboard_result (attempt_id, challenge_id, player_id, ranked, score,
+                  player_pairs, opponent_pairs, asks, finished_at, verified_at, disqualified, indexed,
+                  suspicion, flagged)
+                select %s + g, %s, %s + g, true, 1000 + 30 * (p - (26 - p)), p, 26 - p,
+                       15 + ((g + %s) * 7919) %% 30, %s + ((g * 104729) %% 86400000) * interval '1 millisecond',
+                       now() - interval '1 day', false, true, 0, false
+                from (select g::bigint as g, 5 + ((g + %s)::bigint * 31337) %% 17 as p
+                      from generate_series(1, %s) g) s""",
+                [base, challenge.pk, PLAYER_BASE, n, days.opens_at(challenge.date), n, players],
+            )
+            base += players
+        cur.execute("set session_replication_role = origin")
+        cur.execute("analyze leaderboard_result")
+        cur.execute("analyze challenges_player")
+    return challenges
+
+
+def make_leagues(count: int, size: int, members: int, requester, rng: random.Random):
+    """``count`` leagues of ``members`` players drawn from the day's, the requester in each."""
+    from leagues.models import League, Membership
+
+    League.objects.filter(name__startswith="Bench league").delete()
+    leagues = League.objects.bulk_create(
+        [League(name=f"Bench league {n}", name_key=f"benchleague{n}", code=f"BENCH{n:05d}") for n in range(count)]
+    )
+    rows = []
+    for league in leagues:
+        picked = rng.sample(range(1, size + 1), members - 1)
+        rows += [Membership(league=league, player_id=PLAYER_BASE + g) for g in picked]
+        rows.append(Membership(league=league, player=requester))
+    Membership.objects.bulk_create(rows, batch_size=5000)
+    League.objects.filter(pk__in=[lg.pk for lg in leagues]).update(owner=requester)
+    return leagues
+
+
+def main() -> None:
+    import datetime as dt
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--size", type=int, default=1_000_000, help="ranked results on the measured day")
+    parser.add_argument("--leagues", type=int, default=20)
+    parser.add_argument("--members", type=int, default=200)
+    parser.add_argument("--samples", type=int, default=1000)
+    args = parser.parse_args()
+    from bench.own_redis import own_redis
+
+    os.environ["REDIS_URL"] = own_redis("BENCH_REDIS")
+    ensure_database()
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.test import Client
+
+    from bench import provenance
+    from challenges import services as challenge_services
+    from challenges.models import Player
+    from leaderboard import selectors as board
+    from leaderboard import services
+    from leagues import selectors
+
+    call_command("migrate", verbosity=0)
+    settings.ALLOWED_HOSTS = ["*"]
+    rng = random.Random(28)
+    # A closed week of the past (FIRST_DAY's is the first there is): browsable, settled.
+    first = settings.FIRST_DAY
+    monday = first - dt.timedelta(days=first.weekday()) + dt.timedelta(days=7 * 4)
+    t = time.perf_counter()
+    challenges = fill(args.size, monday)
+    filled = time.perf_counter() - t
+    measured = challenges[3]
+    t = time.perf_counter()
+    services.rebuild_index(challenge_id=measured.pk)
+    built = time.perf_counter() - t
+    Player.objects.filter(name="Bench Requester").delete()
+    requester, token = challenge_services.player_create(name="Bench Requester")
+    leagues = make_leagues(args.leagues, args.size, args.members, requester, rng)
+
+    day_text, week_text = measured.date.isoformat(), selectors.week_of(monday)
+    # Correct before fast: the board is the members' global order, with the global ranks SQL counts.
+    first_board = selectors.day_board(leagues[0], measured.date)
+    entries = first_board["entries"]
+    assert len(entries) == args.members - 1 and [e["rank"] for e in entries] == list(range(1, len(entries) + 1))
+    assert [e["global_rank"] for e in entries] == sorted(e["global_rank"] for e in entries)
+    results = {
+        r.player_id: r
+        for r in board.ranked_results(measured.pk).filter(player_id__in=[e["player_id"] for e in entries[:5]])
+    }
+    for e in entries[:5]:
+        assert e["global_rank"] == board.sql_rank(results[e["player_id"]])
+    week = selectors.week_standings(leagues[0], monday)
+    assert len(week["entries"]) == args.members and week["entries"][0]["days"] >= 1
+
+    client = Client(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.get(f"/api/leagues/{leagues[0].pk}/leaderboard/{day_text}").status_code == 200
+
+    def timed(fn) -> list[float]:
+        out = []
+        for n in range(args.samples):
+            league = leagues[n % len(leagues)]
+            t = time.perf_counter()
+            fn(league)
+            out.append(time.perf_counter() - t)
+        return out
+
+    runs = {
+        "day board, selector": timed(lambda lg: selectors.day_board(lg, measured.date)),
+        "week standings, selector": timed(lambda lg: selectors.week_standings(lg, monday)),
+        "GET /api/leagues/<id>/leaderboard/<date>": timed(
+            lambda lg: client.get(f"/api/leagues/{lg.pk}/leaderboard/{day_text}")
+        ),
+        "GET /api/leagues/<id>/week/<week>": timed(lambda lg: client.get(f"/api/leagues/{lg.pk}/week/{week_text}")),
+    }
+    print(f"commit {provenance.commit()} · {provenance.machine()} · load {provenance.load_average()}")
+    print(
+        f"{args.size:,} ranked results on {day_text} ({WEEK_PLAYERS:,} on each other day of {week_text}); "
+        f"{args.leagues} leagues of {args.members} members; {args.samples} requests each, leagues in turn; "
+        f"fill {filled:.0f} s, rank index build {built:.1f} s"
+    )
+    print(f"{'':<42} | {'p50 ms':>7} | {'p99 ms':>7} | {'max ms':>7}")
+    for label, samples in runs.items():
+        p50, p99 = percentiles(samples)
+        print(f"{label:<42} | {p50:>7.2f} | {p99:>7.2f} | {max(samples) * 1000:>7.2f}")
+
+
+if __name__ == "__main__":
+    main()
