@@ -142,16 +142,19 @@ def _global_ranks(challenge_id: int, played: list[tuple]) -> dict[int, int]:
     result it does not hold yet, as ``result_rank`` does for one."""
     found = rank_index.ranks_of(challenge_id, [row[2] for row in played if row[6]])
     ranks: dict[int, int] = {}
-    for n, (_, _, aid, score, asks, finished, indexed, _) in enumerate(played):
+    for n, (_, _, aid, score, asks, finished, _indexed, _) in enumerate(played):
         position = found.get(aid) if found is not None else None
         if position is not None:
             ranks[aid] = position + 1
             continue
         result = Result(attempt_id=aid, challenge_id=challenge_id, score=score, asks=asks, finished_at=finished,
-                        indexed=indexed, ranked=True, disqualified=False, held=False)  # fmt: skip
-        # The index not ready: the first rank asked as any reader asks one starts its rebuild.
-        first = board.result_rank(result) if found is None and n == 0 and rank_index.available() else None
-        ranks[aid] = first or board.sql_rank(result)
+                        indexed=True, ranked=True, disqualified=False, held=False)  # fmt: skip
+        if found is None and n == 0 and rank_index.available():
+            # The index not ready: the first rank is asked as a reader of an indexed result
+            # asks it (result_rank), which starts the day's rebuild, and answered by SQL.
+            ranks[aid] = board.result_rank(result) or board.sql_rank(result)
+        else:
+            ranks[aid] = board.sql_rank(result)
     return ranks
 
 

@@ -474,3 +474,36 @@ def test_deleting_an_account_removes_its_memberships_and_passes_on_its_leagues()
     assert League.objects.get(pk=joined["id"]).memberships.count() == 1
     names = [m["name"] for m in bob.get(f"/api/leagues/{shared['id']}").json()["member_list"]]
     assert names == ["Cid", "Bob"]
+
+
+def test_global_ranks_come_from_the_rank_index_when_it_is_ready_and_from_sql_otherwise(own_redis, monkeypatch):
+    from leaderboard import rank_index
+    from leaderboard import selectors as board
+    from leaderboard import services as board_services
+
+    with override_settings(REDIS_URL=own_redis.url):
+        ann, bob = new_player("Ann"), new_player("Bob")
+        made = create(ann)
+        join(bob, made["code"])
+        today = days.today()
+        outsiders = [Player.objects.get(pk=new_player(f"Out {n}").player["id"]) for n in range(3)]
+        for n, outsider in enumerate(outsiders):
+            result(outsider, today, 1000 + 100 * n, 30)  # 1000, 1100, 1200
+        result(player_of(ann), today, 1150, 30)
+        result(player_of(bob), today, 1050, 30)
+        challenge_id = services.challenge_for_day(day=today).pk
+        url = f"/api/leagues/{made['id']}/leaderboard/today"
+        # Not ready yet: SQL counts, and asking starts the day's rebuild (in process here).
+        assert not rank_index.is_ready(challenge_id)
+        by_sql = [(e["name"], e["global_rank"]) for e in ann.get(url).json()["entries"]]
+        assert by_sql == [("Ann", 2), ("Bob", 4)]
+        assert rank_index.is_ready(challenge_id)  # the rebuild ran (in process: no worker here)
+        board_services.rebuild_index(challenge_id=challenge_id)
+        Result.objects.update(indexed=True)
+        assert rank_index.is_ready(challenge_id)
+        monkeypatch.setattr(board, "sql_rank", lambda result: pytest.fail("asked SQL"))
+        assert [(e["name"], e["global_rank"]) for e in ann.get(url).json()["entries"]] == by_sql
+        # A result the index does not hold yet is counted by SQL, the others read from it.
+        monkeypatch.undo()
+        rank_index.remove(challenge_id, Result.objects.get(player__name="Bob").attempt_id)
+        assert [(e["name"], e["global_rank"]) for e in ann.get(url).json()["entries"]] == by_sql
