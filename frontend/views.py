@@ -22,6 +22,7 @@ from games.web import selectors as casual
 from leaderboard import caching
 from leaderboard import selectors as board
 from leaderboard.models import Result
+from leagues import selectors as leagues
 
 from . import how_to_play
 
@@ -75,6 +76,8 @@ def home(request):
             "status": _today_status(player, challenge),
             "tallies": {game: casual.casual_tally(owner=owner, game=game) for game in ("kitten", "gofish")},
             "played_casual": owner is not None,
+            # Your place in each of your leagues today (leagues.selectors.places).
+            "league_places": leagues.places(player, today) if player else [],
         },
     )
 

@@ -99,3 +99,18 @@ def test_every_string_of_the_leagues_pages_is_translated_in_french_german_and_ja
             assert (app / "locale" / lang / "LC_MESSAGES" / f"{domain}.mo").stat().st_mtime >= (
                 app / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"
             ).stat().st_mtime - 1
+
+
+def test_the_home_page_shows_the_players_place_in_each_league_today():
+    ann, bob = browser("Ann"), browser("Bob")
+    family = create(ann, "Family")
+    create(bob, "Office")
+    join(bob, family["code"])
+    result(Player.objects.get(name="Ann"), days.today(), 1100, 30)
+    result(Player.objects.get(name="Bob"), days.today(), 1200, 30)
+    home = ann.get("/").content.decode()
+    assert 'id="home-leagues"' in home and f'href="/leagues/{family["id"]}/"' in home and "Today: 2 of 2" in home
+    bobs = bob.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert bobs.count("Heute: 1 von") == 2  # Family (1 of 2) and Office (1 of 1)
+    nobody = browser("Cid").get("/").content.decode()
+    assert 'id="home-leagues"' not in nobody and 'href="/leagues/"' in nobody

@@ -67,6 +67,11 @@ def test_a_league_made_in_one_browser_is_joined_by_its_link_in_another_and_both_
     bea.goto(bea.base + "/daily/")
     bea.wait_for_selector("#hand button")
     play_to_the_end(bea)
+    # The end panel says where the game stands in the league today.
+    place = bea.locator("#end-leagues li")
+    place.wait_for()
+    assert place.locator("a").get_attribute("href") == league_url.split(bea.base)[1]
+    assert place.text_content().startswith("Browser Club Today: ") and place.text_content().endswith(" of 2")
 
     for page, other in ((ann, "Bea Leaguer"), (bea, "Ann Leaguer")):
         page.goto(league_url)

@@ -6,6 +6,7 @@ import { getJSON, postJSON } from "./api.js";
 import { createSession } from "./session.js";
 import { createAskChannel } from "./socket.js";
 import { fmt } from "./dom.js";
+import { setField } from "./mutators.js";
 import * as S from "./state.js";
 import { mount, render } from "./render.js";
 import { createPlayback, finishOnInput } from "./playback.js";
@@ -122,7 +123,13 @@ async function loadStats() {
     return;
   }
   if (!state.busy) draw();
+  // Your place in each of your leagues today (the end panel's list; none: no list).
+  getJSON(`/api/leagues/places/${v.date}`).then((answer) => {
+    setLeaguePlaces(state, answer.places);
+    if (!state.busy) draw();
+  }, (err) => console.warn("no league places", err.code));
 }
+const setLeaguePlaces = setField("leaguePlaces");
 
 async function start() {
   try {

@@ -142,6 +142,14 @@ function renderStanding(root, state) {
   if (!percentile.hidden) {
     percentile.textContent = fmt(gettext("Better than %(percent)s % of today's players."), { percent: percentText(stats.percentile) });
   }
+  const leagues = $(root, "#end-leagues");
+  leagues.hidden = !(stats && state.leaguePlaces && state.leaguePlaces.length);
+  if (!leagues.hidden) {
+    const words = leagues.dataset;
+    $(leagues, "ul").replaceChildren(...state.leaguePlaces.map((p) => el("li", { "data-league": p.id },
+      el("a", { href: `/leagues/${p.id}/`, text: p.name }), " ",
+      fmt(p.rank ? words.place : words.unranked, { rank: p.rank, ranked: p.ranked }))));
+  }
   const figure = $(root, "#end-histogram");
   if (stats && state.bins) renderFigure(figure, state.bins, ranked ? stats.score : null);
   else figure.hidden = true;
