@@ -32,6 +32,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
+from django.utils import timezone
 
 from config.errors import ApiError
 from config.inputs import parsed
@@ -222,5 +223,10 @@ class AttemptConsumer(AsyncWebsocketConsumer):
         except (OperationalError, InterfaceError):
             return refusal
         if refusal["error"] == "stale_move":
+            try:
+                # The write found the day closed (Attempt.write_guard), not another ask.
+                self.held.attempt.refuse_move(timezone.now())
+            except DomainError as exc:
+                return {"error": exc.code, "detail": exc.detail or exc.code}
             refusal["view"] = selectors.attempt_view(self.held.attempt, self.held.state)
         return refusal

@@ -5,7 +5,7 @@ import datetime as dt
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 
 from games.rules.base import DomainError, Engine
 from games.rules.registry import engine
@@ -156,6 +156,17 @@ class Attempt(StoredGame):
         if self.ranked and self.challenge.is_revealed(now):
             # The seed is public now: an ask made knowing the deal must never rank.
             raise DomainError("day_closed", "this day has closed: the game no longer counts (play it on as practice)")
+
+    def write_guard(self, now: dt.datetime) -> tuple[str, list[Any]]:
+        """A ranked ask lands only while its day's seed is secret, as the database has it
+        now: a game held between asks (a WebSocket) read its day's close a while ago."""
+        if not self.ranked:
+            return "", []
+        closes = (
+            f" AND NOT EXISTS (SELECT 1 FROM {DailyChallenge._meta.db_table} c"
+            f" WHERE c.id = {Attempt._meta.db_table}.challenge_id AND c.reveals_at <= %s)"
+        )
+        return closes, [models.DateTimeField().get_db_prep_value(now, connection)]
 
     def after_moves(self, eng: Engine, state: Any, now: dt.datetime) -> dict[str, Any]:
         """A finished game waits for the worker's replay (``verifying``); the caller

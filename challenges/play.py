@@ -21,7 +21,7 @@ PLAYING = "playing"
 # statement, so "still playing with `move` moves" means nobody changed the game meanwhile.
 # One plain statement, not the ORM's update(): its query building cost ~1 ms of CPU on
 # the ask, the hot path (bench/ask_cpu.py, docs/benchmarks.md).
-_WRITE = "UPDATE {table} SET {columns} WHERE id = %s AND status = 'playing' AND {length}(moves) = %s"
+_WRITE = "UPDATE {table} SET {columns} WHERE id = %s AND status = 'playing' AND {length}(moves) = %s{guard}"
 _JSON_LENGTH = {"postgresql": "jsonb_array_length", "sqlite": "json_array_length"}
 
 # What a play makes of the replayed state: the moves it made, and the events of the last.
@@ -46,6 +46,11 @@ class StoredGame(models.Model):
 
     def refuse_move(self, now: dt.datetime) -> None:
         """Raise a domain error if this game, still playing, may not take a move now."""
+
+    def write_guard(self, now: dt.datetime) -> tuple[str, list[Any]]:
+        """More of the compare-and-set's condition (`` AND …``, with its parameters): what
+        ``refuse_move`` checked on the game as read, checked again by the write itself."""
+        return "", []
 
     def after_moves(self, eng: Engine, state: Any, now: dt.datetime) -> dict[str, Any]:
         """The fields written with new moves (e.g. the status and result once over)."""
@@ -90,10 +95,12 @@ def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | N
     made, events = play(eng, state)
     changes = {"moves": [*game.moves, *made], **game.after_moves(eng, state, now)}
     fields = [cast(models.Field, game._meta.get_field(name)) for name in changes]
+    guard, guard_params = game.write_guard(now)
     statement = _WRITE.format(
         table=game._meta.db_table,
         length=_JSON_LENGTH[connection.vendor],
         columns=", ".join(f"{field.column} = %s" for field in fields),
+        guard=guard,
     )
     with connection.cursor() as cursor:
         cursor.execute(
@@ -105,6 +112,7 @@ def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | N
                 ),
                 game.pk,
                 move,
+                *guard_params,
             ],
         )
         landed = cursor.rowcount == 1

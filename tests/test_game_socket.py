@@ -451,3 +451,32 @@ def test_a_whole_game_over_the_socket_ends_verifying_with_every_ask_stored():
     assert last["over"] and last["status"] in ("verifying", "verified")
     attempt = Attempt.objects.get(pk=view["id"])
     assert attempt.status in ("verifying", "verified") and len(attempt.moves) == last["move"]
+
+
+def test_a_close_moved_in_the_database_holds_on_a_socket_opened_before_it():
+    """The socket read its day's close at the handshake; the write itself checks the close
+    as the database has it now (Attempt.write_guard)."""
+    uma = browser_player("Uma")
+    day = days.today() - dt.timedelta(days=1)
+    challenge = services.challenge_for_day(day=day)
+    DailyChallenge.objects.filter(pk=challenge.pk).update(reveals_at=timezone.now() + dt.timedelta(hours=1))
+    attempt = Attempt.objects.create(
+        player=Player.objects.get(pk=uma.player["id"]), challenge=challenge, ranked=True, moves=[]
+    )
+    rank = next(iter(ENGINE.new(seed=challenge.seed).hands[0]))
+
+    def close_now():
+        DailyChallenge.objects.filter(pk=challenge.pk).update(reveals_at=timezone.now() - dt.timedelta(seconds=1))
+
+    async def scenario():
+        communicator = socket(attempt.pk, ORIGIN, cookie_of(uma))
+        await opened(communicator)
+        await sync_to_async(close_now)()
+        refusal = await ask(communicator, {"move": 0, "rank": rank})
+        again = await ask(communicator, {"move": 0, "rank": rank})
+        await communicator.disconnect()
+        return refusal, again
+
+    refusal, again = run(scenario())
+    assert refusal["error"] == again["error"] == "day_closed"
+    assert moves_of(attempt.pk) == []
