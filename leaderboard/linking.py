@@ -56,7 +56,8 @@ class Line:
     # When its asks were made by: the finish, or for an unfinished game its start (the
     # only time known; a throwaway may stop halfway).
     done_at: dt.datetime
-    score: int | None  # None: not over
+    finished: bool
+    score: int | None  # its result's (None: not verified yet, or not over)
 
 
 def _score(seed: str, moves: Iterable[str]) -> int | None:
@@ -99,8 +100,6 @@ def judge(seed: str, late: Line, earlier: list[Line], ties: dict[int, set[str]])
     lines = {line.moves for line in earlier}
     if len(lines) < EXPLORED_MIN_LINES:
         return None
-    if any(line.score is not None and line.score > late.score for line in earlier):
-        return None  # one of them did better: this game gained nothing from them
     choices = choices_along(seed, late.moves)
     best: tuple[int, int, Line] | None = None
     for line in earlier:
@@ -111,6 +110,12 @@ def judge(seed: str, late: Line, earlier: list[Line], ties: dict[int, set[str]])
     chosen, asks, copied = best
     if chosen < COPY_MIN_CHOICES:
         return None
+    # Last, as it may replay games (a finished one not verified yet has no result): one of
+    # them did better, and this game gained nothing from them.
+    for line in earlier:
+        score = line.score if line.score is not None or not line.finished else _score(seed, line.moves)
+        if score is not None and score > late.score:
+            return None
     return {
         "copied": copied.attempt_id,
         "shared_asks": asks,
@@ -152,8 +157,8 @@ def ties_of(attempt: Attempt) -> dict[int, set[str]]:
     return dict(ties)
 
 
-def day_lines(challenge_id: int, player_ids: Iterable[int], seed: str) -> list[Line]:
-    """The ranked games of the day of these players (one each), with their scores."""
+def day_lines(challenge_id: int, player_ids: Iterable[int]) -> list[Line]:
+    """The ranked games of the day of these players (one each), with their results' scores."""
     rows = Attempt.objects.filter(challenge_id=challenge_id, ranked=True, player_id__in=list(player_ids)[:LINKED_READ])
     return [
         Line(
@@ -161,10 +166,11 @@ def day_lines(challenge_id: int, player_ids: Iterable[int], seed: str) -> list[L
             player_id=player_id,
             moves=tuple(moves),
             done_at=finished_at or started_at,
-            score=_score(seed, moves) if finished_at else None,
+            finished=finished_at is not None,
+            score=score,
         )
-        for pk, player_id, moves, finished_at, started_at in rows.values_list(
-            "pk", "player_id", "moves", "finished_at", "started_at"
+        for pk, player_id, moves, finished_at, started_at, score in rows.values_list(
+            "pk", "player_id", "moves", "finished_at", "started_at", "result__score"
         )
     ]
 
@@ -178,8 +184,8 @@ def assess(attempt: Attempt, score: int) -> dict[str, Any] | None:
     if not ties:
         return None
     seed = attempt.challenge.seed
-    late = Line(attempt.pk, attempt.player_id, tuple(attempt.moves), attempt.finished_at, score)
-    earlier = [line for line in day_lines(attempt.challenge_id, ties, seed) if line.done_at < attempt.finished_at]
+    late = Line(attempt.pk, attempt.player_id, tuple(attempt.moves), attempt.finished_at, True, score)
+    earlier = [line for line in day_lines(attempt.challenge_id, ties) if line.done_at < attempt.finished_at]
     return judge(seed, late, earlier, ties)
 
 
@@ -242,10 +248,10 @@ def day_groups(challenge_id: int) -> dict[int, Group]:
     for pk in sorted(parent):
         components[root(pk)].append(pk)
     groups: dict[int, Group] = {}
-    for members in components.values():
-        if len(members) < 2:
+    for component in components.values():
+        if len(component) < 2:
             continue
-        group = Group(id=members[0], attempts=members, ties={pk: kinds[pk] for pk in members})
-        for pk in members:
+        group = Group(id=component[0], attempts=component, ties={pk: kinds[pk] for pk in component})
+        for pk in component:
             groups[pk] = group
     return groups
