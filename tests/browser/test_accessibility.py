@@ -20,6 +20,7 @@ from tests.conftest import ROOT
 
 from .conftest import ARTIFACTS, screenshot
 from .test_daily import start_as_guest, wait_my_turn_or_end
+from .test_leagues import leagues_states
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -203,6 +204,7 @@ def site_pages(page, name: str):
     yield "leaderboard", page
     page.goto(base + "/daily/archive/")
     yield "archive", page
+    yield from leagues_states(page)
     page.goto(base + f"/daily/{CLOSED_DAY.isoformat()}/")  # practice on a past day
     page.wait_for_selector("#hand button")
     yield "daily-practice", page
