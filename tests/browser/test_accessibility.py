@@ -96,8 +96,9 @@ def kitten_states(page):
     yield "kitten-before", page
     page.click("#kt-pile-0")
     page.wait_for_selector('#kitten[data-phase="opponent"]')
-    page.click("#kt-pile-0")  # during Kitten's turn: only "wait"
-    page.wait_for_selector("#kt-status:not(:empty)")
+    before = page.inner_text("#kt-status")
+    page.click("#kt-pile-0")  # during Kitten's turn: only "wait for the opponent"
+    page.wait_for_function(f"document.querySelector('#kt-status').textContent !== {json.dumps(before)}")
     yield "kitten-waiting", page
     page.reload()  # the flip is the server's already: the page resumes at the player's turn
     page.wait_for_selector(idle)
