@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, OuterRef, Q, Subquery
 
 from challenges import days
 from challenges.models import DailyChallenge, Player
@@ -136,25 +136,51 @@ def parse_week(text: str) -> dt.date:
 
 
 def _global_ranks(challenge_id: int, played: list[tuple]) -> dict[int, int]:
-    """The ranks on the day's global board of counted results (rows of ``_DAY_SQL``), by
-    attempt id: from the rank index in one round trip when it is ready (a board of 200
-    members asks 200 ranks), else by SQL's count (leaderboard.selectors.sql_rank) for any
-    result it does not hold yet, as ``result_rank`` does for one."""
+    """The ranks on the day's global board of counted results (rows of ``_DAY_SQL``, in
+    RANK_ORDER), by attempt id: from the rank index in one round trip when it is ready (a
+    board of 200 members asks 200 ranks), else counted in SQL (``_sql_ranks``) for any
+    result the index does not hold."""
     found = rank_index.ranks_of(challenge_id, [row[2] for row in played if row[6]])
-    ranks: dict[int, int] = {}
-    for n, (_, _, aid, score, asks, finished, _indexed, _) in enumerate(played):
-        position = found.get(aid) if found is not None else None
-        if position is not None:
-            ranks[aid] = position + 1
-            continue
-        result = Result(attempt_id=aid, challenge_id=challenge_id, score=score, asks=asks, finished_at=finished,
-                        indexed=True, ranked=True, disqualified=False, held=False)  # fmt: skip
-        if found is None and n == 0 and rank_index.available():
-            # The index not ready: the first rank is asked as a reader of an indexed result
-            # asks it (result_rank), which starts the day's rebuild, and answered by SQL.
-            ranks[aid] = board.result_rank(result) or board.sql_rank(result)
-        else:
-            ranks[aid] = board.sql_rank(result)
+    if found is None and rank_index.available():
+        # Not ready: asked as a reader of an indexed result asks (result_rank), which starts
+        # the day's rebuild; the league's best has the cheapest count.
+        _, _, aid, score, asks, finished, _, _ = played[0]
+        board.result_rank(
+            Result(attempt_id=aid, challenge_id=challenge_id, score=score, asks=asks, finished_at=finished,
+                   indexed=True, ranked=True, disqualified=False, held=False)
+        )  # fmt: skip
+    ranks = {aid: position + 1 for aid, position in (found or {}).items() if position is not None}
+    missing = [row for row in played if row[2] not in ranks]
+    return {**ranks, **(_sql_ranks(challenge_id, missing) if missing else {})}
+
+
+def _sql_ranks(challenge_id: int, rows: list[tuple]) -> dict[int, int]:
+    """Ranks counted in SQL without the rank index, in RANK_ORDER: the day's counted results
+    by (score, asks) in one grouped query, then for each member only the results of their
+    own (score, asks) ahead of them (an earlier finish, then a lower attempt id: a range of
+    the ranking's index). One count per member over all the results ahead, as sql_rank
+    does for one, would read up to the whole day 200 times."""
+    groups = dict(
+        ((score, asks), n)
+        for score, asks, n in board.ranked_results(challenge_id)
+        .order_by()
+        .values_list("score", "asks")
+        .annotate(n=Count("id"))
+    )
+    ahead_of_group: dict[tuple[int, int], int] = {}
+    total = 0
+    for group in sorted(groups, key=lambda g: (-g[0], g[1])):
+        ahead_of_group[group] = total
+        total += groups[group]
+    ranks = {}
+    for _, _, aid, score, asks, finished, _, _ in rows:
+        tied_ahead = (
+            board.ranked_results(challenge_id)
+            .filter(score=score, asks=asks)
+            .filter(Q(finished_at__lt=finished) | Q(finished_at=finished, attempt_id__lt=aid))
+            .count()
+        )
+        ranks[aid] = ahead_of_group.get((score, asks), 0) + tied_ahead + 1
     return ranks
 
 
