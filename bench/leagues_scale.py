@@ -128,6 +128,9 @@ def main() -> None:
     from leaderboard import services
     from leagues import selectors
 
+    # The code measured, named when the run starts (the tree may change while it runs).
+    measured_code = provenance.commit("leagues", "leaderboard", "challenges", "config", "bench/leagues_scale.py")
+    print(f"commit {measured_code} · {provenance.machine()} · load at start {provenance.load_average()}", flush=True)
     call_command("migrate", verbosity=0)
     settings.ALLOWED_HOSTS = ["*"]
     rng = random.Random(28)
@@ -180,7 +183,7 @@ def main() -> None:
         ),
         "GET /api/leagues/<id>/week/<week>": timed(lambda lg: client.get(f"/api/leagues/{lg.pk}/week/{week_text}")),
     }
-    print(f"commit {provenance.commit()} · {provenance.machine()} · load {provenance.load_average()}")
+    print(f"load at the end {provenance.load_average()}")
     print(
         f"{args.size:,} ranked results on {day_text} ({WEEK_PLAYERS:,} on each other day of {week_text}); "
         f"{args.leagues} leagues of {args.members} members; {args.samples} requests each, leagues in turn; "
