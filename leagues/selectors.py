@@ -136,25 +136,32 @@ def parse_week(text: str) -> dt.date:
 
 
 def _global_ranks(challenge_id: int, played: list[tuple]) -> dict[int, int]:
-    """The ranks on the day's global board of counted results (rows of ``_DAY_SQL``, in
-    RANK_ORDER), by attempt id: from the rank index in one round trip when it is ready (a
-    board of 200 members asks 200 ranks), else counted in SQL (``_sql_ranks``) for any
-    result the index does not hold."""
-    found = rank_index.ranks_of(challenge_id, [row[2] for row in played if row[6]])
+    """The ranks on the day's global board of counted results (rows of ``_DAY_SQL``), by
+    attempt id: from the rank index in one round trip when it is ready (a board of 200
+    members asks 200 ranks), else counted in SQL (``_sql_ranks``) for any result the
+    index does not hold."""
+    found = rank_index.ranks_of(challenge_id, [row[2] for row in played if row[5]])
+    ranks = {aid: position + 1 for aid, position in (found or {}).items() if position is not None}
+    missing = [row[2:5] for row in played if row[2] not in ranks]
+    if not missing:
+        return ranks
+    # The finish breaks ties: read only for the ranks SQL counts (parsing 200 timestamps
+    # cost the board more than its query).
+    finished = dict(
+        Result.objects.filter(attempt_id__in=[m[0] for m in missing]).values_list("attempt_id", "finished_at")
+    )
     if found is None and rank_index.available():
         # Not ready: asked as a reader of an indexed result asks (result_rank), which starts
         # the day's rebuild; the league's best has the cheapest count.
-        _, _, aid, score, asks, finished, _, _ = played[0]
+        aid, score, asks = missing[0]
         board.result_rank(
-            Result(attempt_id=aid, challenge_id=challenge_id, score=score, asks=asks, finished_at=finished,
+            Result(attempt_id=aid, challenge_id=challenge_id, score=score, asks=asks, finished_at=finished[aid],
                    indexed=True, ranked=True, disqualified=False, held=False)
         )  # fmt: skip
-    ranks = {aid: position + 1 for aid, position in (found or {}).items() if position is not None}
-    missing = [row for row in played if row[2] not in ranks]
-    return {**ranks, **(_sql_ranks(challenge_id, missing) if missing else {})}
+    return {**ranks, **_sql_ranks(challenge_id, [(aid, score, asks, finished[aid]) for aid, score, asks in missing])}
 
 
-def _sql_ranks(challenge_id: int, rows: list[tuple]) -> dict[int, int]:
+def _sql_ranks(challenge_id: int, rows: list[tuple[int, int, int, dt.datetime]]) -> dict[int, int]:
     """Ranks counted in SQL without the rank index, in RANK_ORDER: the day's counted results
     by (score, asks) in one grouped query, then for each member only the results of their
     own (score, asks) ahead of them (an earlier finish, then a lower attempt id: a range of
@@ -173,7 +180,7 @@ def _sql_ranks(challenge_id: int, rows: list[tuple]) -> dict[int, int]:
         ahead_of_group[group] = total
         total += groups[group]
     ranks = {}
-    for _, _, aid, score, asks, finished, _, _ in rows:
+    for aid, score, asks, finished in rows:
         tied_ahead = (
             board.ranked_results(challenge_id)
             .filter(score=score, asks=asks)
@@ -190,12 +197,13 @@ def _sql_ranks(challenge_id: int, rows: list[tuple]) -> dict[int, int]:
 # and building the ORM's query and 200 model instances cost more than Postgres' answer.
 _COUNTED_SQL = "r.ranked AND NOT r.disqualified AND NOT r.held"
 _DAY_SQL = f"""
-SELECT m.player_id, p.name, r.attempt_id, r.score, r.asks, r.finished_at, r.indexed, r.challenge_id
+SELECT m.player_id, p.name, r.attempt_id, r.score, r.asks, r.indexed, r.challenge_id
 FROM {Membership._meta.db_table} m
 JOIN {Player._meta.db_table} p ON p.id = m.player_id
 LEFT JOIN {Result._meta.db_table} r ON r.player_id = m.player_id AND {_COUNTED_SQL} AND r.challenge_id = (
     SELECT c.id FROM {DailyChallenge._meta.db_table} c WHERE c.game = %s AND c.date = %s)
 WHERE m.league_id = %s
+ORDER BY r.score DESC, r.asks, r.finished_at, r.attempt_id
 """
 _WEEK_SQL = f"""
 SELECT m.player_id, p.name, COALESCE(w.points, 0), COALESCE(w.played, 0), COALESCE(w.asks, 0)
@@ -213,10 +221,6 @@ WHERE m.league_id = %s
 """
 
 
-def _aware(moment: dt.datetime) -> dt.datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
-
-
 def _by_name(member: tuple) -> tuple:
     return (member[1].casefold(), member[0])
 
@@ -229,12 +233,10 @@ def day_board(league: League, day: dt.date) -> dict[str, Any]:
     with connection.cursor() as cursor:
         cursor.execute(_DAY_SQL, [DAILY_GAME, day, league.pk])
         rows = cursor.fetchall()
-    # SQLite's plain cursor gives naive UTC times (Postgres' are aware): made aware alike.
-    played = sorted(
-        (row[:5] + (_aware(row[5]),) + row[6:] for row in rows if row[2] is not None),
-        key=lambda row: (-row[3], row[4], row[5], row[2]),
-    )
-    ranks = _global_ranks(played[0][7], played) if played else {}
+    # In RANK_ORDER (the members who have no result that day come first or last, by the
+    # database's place for NULL: they are listed apart).
+    played = [row for row in rows if row[2] is not None]
+    ranks = _global_ranks(played[0][6], played) if played else {}
     entries = [
         {
             "rank": position,
