@@ -207,8 +207,9 @@ def main() -> None:
         return statistics.median(times)
 
     day_sql = server_ms(selectors._DAY_SQL, ["peche", measured.date, leagues[1].pk])
+    week_ids = [c.pk for c in challenges]
     week_sql = server_ms(
-        selectors._WEEK_SQL, [leagues[1].pk, "peche", monday, monday + dt.timedelta(days=6), leagues[1].pk]
+        selectors._WEEK_SQL.format(days=", ".join(["%s"] * len(week_ids))), [leagues[1].pk, *week_ids, leagues[1].pk]
     )
     print(f"load at the end {provenance.load_average()}")
     print(
