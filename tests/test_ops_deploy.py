@@ -25,9 +25,9 @@ def compose() -> dict:
     return yaml.safe_load(COMPOSE.read_text())
 
 
-def test_compose_has_the_six_services_with_health_checks(compose):
+def test_compose_has_the_seven_services_with_health_checks(compose):
     services = compose["services"]
-    assert set(services) == {"db", "redis", "proxy", "web", "worker", "beat"}
+    assert set(services) == {"db", "redis", "proxy", "web", "sockets", "worker", "beat"}
     for name, service in services.items():
         check = service.get("healthcheck")
         assert check and check["test"], f"{name} has no health check"
@@ -42,7 +42,7 @@ def test_compose_start_order_waits_for_health(compose):
         deps = services[name]["depends_on"]
         assert deps["db"]["condition"] == "service_healthy"
         assert deps["redis"]["condition"] == "service_healthy"
-    for name in ("worker", "beat"):  # the web container migrates first
+    for name in ("worker", "beat", "sockets"):  # the web container migrates first
         assert services[name]["depends_on"]["web"]["condition"] == "service_healthy"
     declared = set(compose["volumes"])
     for service in services.values():
@@ -154,7 +154,6 @@ def test_the_image_installs_no_test_lint_or_benchmark_package():
         "ruff",
         "mypy",
         "django-stubs",
-        "uvloop",
         "py-spy",
     }
     assert only_tools <= (test.keys() | bench.keys())
