@@ -480,3 +480,19 @@ def test_a_close_moved_in_the_database_holds_on_a_socket_opened_before_it():
     refusal, again = run(scenario())
     assert refusal["error"] == again["error"] == "day_closed"
     assert moves_of(attempt.pk) == []
+
+
+@override_settings(GAME_SOCKET={**settings.GAME_SOCKET, "idle_seconds": 1})
+def test_an_idle_socket_is_closed_with_its_reason():
+    val = browser_player("Val")
+    view = start(val)
+
+    async def scenario():
+        communicator = socket(view["id"], ORIGIN, cookie_of(val))
+        await opened(communicator)
+        said = await communicator.receive_json_from(timeout=10)  # no ask for a while
+        closed = await communicator.receive_output(timeout=10)
+        return said, closed
+
+    said, closed = run(scenario())
+    assert said["error"] == "idle" and closed["type"] == "websocket.close" and closed["code"] == 4408
