@@ -18,9 +18,21 @@ from config.inputs import Choice, Input, Json, Text, Whole, parsed
 from games.rules.cards import RANKS
 from games.web.api import CasualFinishIn, CasualMoveIn
 from games.web.models import CasualGame
+from leagues.api import JoinIn, LeagueNameIn
 from tests.conftest import new_player
 
-BODIES = [PlayerCreateIn, PasswordIn, LoginIn, AskIn, RenameIn, DeviceCodeIn, CasualMoveIn, CasualFinishIn]
+BODIES = [
+    PlayerCreateIn,
+    PasswordIn,
+    LoginIn,
+    AskIn,
+    RenameIn,
+    DeviceCodeIn,
+    CasualMoveIn,
+    CasualFinishIn,
+    LeagueNameIn,
+    JoinIn,
+]
 
 
 def refusal(body, data) -> tuple[str, str]:
