@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from .test_daily import start_as_guest
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FAST = "window.PECHE_STEP_MS = 5; window.PECHE_POLL_MS = 150;"
@@ -25,14 +27,6 @@ def watch(page) -> dict:
     page.on("websocket", on_socket)
     page.on("request", lambda r: r.method == "POST" and r.url.endswith("/asks") and seen["http_asks"].append(r.url))
     return seen
-
-
-def start_as_guest(page, name: str) -> None:
-    page.goto(page.base + "/daily/")
-    page.wait_for_selector("#name-input:focus")
-    page.keyboard.type(name)
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#hand button:focus")
 
 
 def ask(page, asks: int) -> None:

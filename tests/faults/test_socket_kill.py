@@ -22,6 +22,7 @@ from django.db import connection
 
 from challenges.models import Attempt
 from tests.browser.conftest import ARGS, CHROMIUM
+from tests.browser.test_daily_socket import ask, my_turn
 from tests.conftest import ROOT, wait_for
 
 pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
@@ -47,21 +48,6 @@ def waiting_on_a_lock() -> int:
             "AND wait_event_type = 'Lock' AND query LIKE 'UPDATE%%'"
         )
         return conn.execute(query).fetchone()[0]
-
-
-def ask(page, asks: int) -> None:
-    page.keyboard.press("Enter")
-    page.wait_for_function(
-        f"document.getElementById('asks').textContent === '{asks}' && "
-        "document.querySelector('#turn').dataset.turn !== 'busy'"
-    )
-
-
-def my_turn(page) -> bool:
-    page.wait_for_function(
-        "document.querySelector('#turn')?.dataset.turn === 'player' || !document.querySelector('#end').hidden"
-    )
-    return not page.locator("#end").is_visible()
 
 
 def socket_ready(page, seen: dict, since: int) -> int:
