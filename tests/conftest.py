@@ -19,6 +19,25 @@ SHARED = ROOT.parent / "shared"
 VECTORS = ROOT / "tests" / "vectors"
 
 
+def in_own_thread(function, *args):
+    """``function(*args)`` in a thread of its own, its result or its exception here. The
+    browser tests' Playwright (sync API) keeps an event loop running in the main thread for
+    the rest of the session: ``asyncio.run`` and a second Playwright cannot start there after
+    them. The thread's database connections are closed before it ends."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connections
+
+    def call():
+        try:
+            return function(*args)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
+
+
 def wait_for(predicate, timeout: float = 20.0, interval: float = 0.05):
     deadline = time.monotonic() + timeout
     while True:

@@ -19,7 +19,7 @@ from challenges import days, services
 from challenges.models import Attempt, DailyChallenge, Player
 from config.asgi import application
 from games.rules.peche import ENGINE
-from tests.conftest import new_player
+from tests.conftest import in_own_thread, new_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -113,7 +113,7 @@ def moves_of(attempt_id: int) -> list:
 
 
 def run(coroutine):
-    return asyncio.run(coroutine)
+    return in_own_thread(asyncio.run, coroutine)
 
 
 def test_a_session_cookie_opens_the_game_and_an_answer_is_the_http_answer():

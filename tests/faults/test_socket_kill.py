@@ -23,7 +23,7 @@ from django.db import connection
 from challenges.models import Attempt
 from tests.browser.conftest import ARGS, CHROMIUM
 from tests.browser.test_daily_socket import ask, my_turn
-from tests.conftest import ROOT, wait_for
+from tests.conftest import ROOT, in_own_thread, wait_for
 
 pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
 
@@ -77,69 +77,73 @@ def test_the_socket_process_killed_under_an_ask_loses_and_doubles_nothing(stack_
     )
     seen: dict = {"sockets": [], "received": [], "sent": []}
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_context(bypass_csp=True).new_page()
-        page.add_init_script(FAST + "try { localStorage.setItem('peche:rules-seen', '1'); } catch (_) {}")
+    def drive():
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_context(bypass_csp=True).new_page()
+            page.add_init_script(FAST + "try { localStorage.setItem('peche:rules-seen', '1'); } catch (_) {}")
 
-        def on_socket(ws):
-            index = len(seen["sockets"])
-            seen["sockets"].append(ws.url)
-            ws.on("framereceived", lambda payload: seen["received"].append((index, json.loads(payload))))
-            ws.on("framesent", lambda payload: seen["sent"].append((index, json.loads(payload))))
+            def on_socket(ws):
+                index = len(seen["sockets"])
+                seen["sockets"].append(ws.url)
+                ws.on("framereceived", lambda payload: seen["received"].append((index, json.loads(payload))))
+                ws.on("framesent", lambda payload: seen["sent"].append((index, json.loads(payload))))
 
-        page.on("websocket", on_socket)
-        page.goto(f"http://127.0.0.1:{stack.port}/daily/")
-        page.wait_for_selector("#name-input:focus")
-        page.keyboard.type("Killed Kai")
-        page.keyboard.press("Enter")
-        page.wait_for_selector("#hand button:focus")
-        socket_ready(page, seen, 0)
-        presses = 0
-        for _ in range(2):
-            assert my_turn(page)
-            presses += 1
-            ask(page, presses)
-        attempt = Attempt.objects.get(player__name="Killed Kai")
-
-        with connect() as locker:
-            locker.execute(f"SELECT id FROM {Attempt._meta.db_table} WHERE id = %s FOR UPDATE", [attempt.pk])
-            assert my_turn(page)
-            page.keyboard.press("Enter")  # the ask goes over the socket and waits on the lock
-            presses += 1
-            wait_for(lambda: waiting_on_a_lock() >= 1, timeout=30)
-            assert sum(1 for i, m in seen["sent"] if i == 0) == presses, "the ask went over the socket"
-            os.kill(pid, signal.SIGKILL)
-            wait_for(lambda: not Path(f"/proc/{pid}").exists() or b"zombie" in _state(pid), timeout=30)
-            locker.rollback()
-        # The page settled the ask (stored or not, the stored game says) and goes on.
-        page.wait_for_function(
-            f"Number(document.getElementById('asks').textContent) >= {presses} && "
-            "document.querySelector('#turn').dataset.turn !== 'busy'"
-        )
-        for _ in range(2):
-            if my_turn(page):
-                presses += 1
-                ask(page, presses)  # over HTTP: no socket meanwhile
-        # The process is back: the page opens a socket again by itself and asks over it.
-        restarted = subprocess.Popen(
-            [part.decode() for part in command],
-            cwd=ROOT,
-            env={k.decode(): v.decode() for k, v in environ.items()},
-            stdout=open(run_dir / "sockets.log", "ab"),  # noqa: SIM115 (the process keeps it)
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        (run_dir / "sockets.pid").write_text(str(restarted.pid))  # `scripts/stack stop` ends it
-        again = socket_ready(page, seen, 1)
-        for _ in range(2):
-            if my_turn(page):
+            page.on("websocket", on_socket)
+            page.goto(f"http://127.0.0.1:{stack.port}/daily/")
+            page.wait_for_selector("#name-input:focus")
+            page.keyboard.type("Killed Kai")
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#hand button:focus")
+            socket_ready(page, seen, 0)
+            presses = 0
+            for _ in range(2):
+                assert my_turn(page)
                 presses += 1
                 ask(page, presses)
-        assert any(i == again for i, _ in seen["sent"]), "asks go over the new socket"
-        shown = int(page.locator("#asks").inner_text())
-        browser.close()
+            attempt = Attempt.objects.get(player__name="Killed Kai")
 
+            with connect() as locker:
+                locker.execute(f"SELECT id FROM {Attempt._meta.db_table} WHERE id = %s FOR UPDATE", [attempt.pk])
+                assert my_turn(page)
+                page.keyboard.press("Enter")  # the ask goes over the socket and waits on the lock
+                presses += 1
+                wait_for(lambda: waiting_on_a_lock() >= 1, timeout=30)
+                assert sum(1 for i, m in seen["sent"] if i == 0) == presses, "the ask went over the socket"
+                os.kill(pid, signal.SIGKILL)
+                wait_for(lambda: not Path(f"/proc/{pid}").exists() or b"zombie" in _state(pid), timeout=30)
+                locker.rollback()
+            # The page settled the ask (stored or not, the stored game says) and goes on.
+            page.wait_for_function(
+                f"Number(document.getElementById('asks').textContent) >= {presses} && "
+                "document.querySelector('#turn').dataset.turn !== 'busy'"
+            )
+            for _ in range(2):
+                if my_turn(page):
+                    presses += 1
+                    ask(page, presses)  # over HTTP: no socket meanwhile
+            # The process is back: the page opens a socket again by itself and asks over it.
+            restarted = subprocess.Popen(
+                [part.decode() for part in command],
+                cwd=ROOT,
+                env={k.decode(): v.decode() for k, v in environ.items()},
+                stdout=open(run_dir / "sockets.log", "ab"),  # noqa: SIM115 (the process keeps it)
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            (run_dir / "sockets.pid").write_text(str(restarted.pid))  # `scripts/stack stop` ends it
+            again = socket_ready(page, seen, 1)
+            for _ in range(2):
+                if my_turn(page):
+                    presses += 1
+                    ask(page, presses)
+            assert any(i == again for i, _ in seen["sent"]), "asks go over the new socket"
+            shown = int(page.locator("#asks").inner_text())
+            browser.close()
+        return attempt, presses, shown
+
+    # Playwright's sync API in a thread of its own: the browser tests' Playwright holds this one.
+    attempt, presses, shown = in_own_thread(drive)
     attempt.refresh_from_db()
     assert len(attempt.moves) == presses == shown
 
