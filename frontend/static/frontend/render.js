@@ -123,6 +123,8 @@ function renderLog(root, state) {
   log.setAttribute("aria-live", "polite");
 }
 
+let drawnBins = null;  // the bins the end panel's histogram shows
+
 // Where a verified ranked game stands today, once the day's figures have come.
 function renderStanding(root, state) {
   const v = state.view;
@@ -150,9 +152,13 @@ function renderStanding(root, state) {
       el("a", { href: `/leagues/${p.id}/`, text: p.name }), " ",
       fmt(p.rank ? words.place : words.unranked, { rank: p.rank, ranked: p.ranked }))));
   }
+  // Drawn once per answer from the server, not on every tick of the countdown.
   const figure = $(root, "#end-histogram");
-  if (stats && state.bins) renderFigure(figure, state.bins, ranked ? stats.score : null);
-  else figure.hidden = true;
+  if (!(stats && state.bins)) figure.hidden = true;
+  else if (drawnBins !== state.bins) {
+    drawnBins = state.bins;
+    renderFigure(figure, state.bins, ranked ? stats.score : null);
+  }
   // The deal stays secret until the day closes: then the lessons of your game and every
   // public replay open (the moment in the reader's own timezone).
   const replays = $(root, "#end-replays");
