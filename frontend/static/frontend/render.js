@@ -8,7 +8,7 @@ import { $, countdownText, el, fmt, localMoment, percentText, onArrows, onFocusI
 import { renderFigure } from "./histogram.js";
 import { shareText } from "./share.js";
 import { closing, dayClosed, visibleHistory } from "./state.js";
-import { aRank, cardFace, eventText, historyText, renderBacks, renderBucket } from "./table.js";
+import { aRank, eventText, fly, historyText, renderBacks, renderBucket } from "./table.js";
 
 export { eventText };  // the tests read the page's sentences through this module
 
@@ -89,22 +89,9 @@ function animateMove(root, state) {
   const path = MOTION[e.type] && MOTION[e.type](e);
   if (!path || !state.motionMs) return;
   const [from, to, face] = path;
-  const a = $(root, from).getBoundingClientRect();
-  const b = $(root, to).getBoundingClientRect();
   // A card the player may see flies face up (a fished card, a rank given or paired);
   // the opponent's cards fly face down.
-  const flyer = !face ? el("span", { class: "back" })
-    : /[SHDC]$/.test(face) ? cardFace(face)
-      : el("span", { class: "card face" }, el("span", { class: "card-rank", text: rankLabel(face) }));
-  flyer.classList.add("flyer");
-  flyer.setAttribute("aria-hidden", "true");
-  document.body.append(flyer);
-  const x0 = a.left + a.width / 2, y0 = a.top + a.height / 2, x1 = b.left + b.width / 2, y1 = b.top + b.height / 2;
-  const motion = flyer.animate([
-    { transform: `translate(${x0}px, ${y0}px) translate(-50%, -50%)` },
-    { transform: `translate(${x1}px, ${y1}px) translate(-50%, -50%)` },
-  ], { duration: state.motionMs, easing: "ease-in-out", fill: "forwards" });
-  motion.finished.catch(() => {}).then(() => flyer.remove());
+  fly($(root, from), $(root, to), face, state.motionMs);
 }
 
 function renderHistory(root, state) {

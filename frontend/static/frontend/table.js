@@ -1,9 +1,13 @@
-// The table's pieces shared by the daily game and the public replays: rank words in each
-// language's grammar, the words of events, cards, card backs and the buckets of pairs.
+// The words of the daily table, shared by the daily game and the public replays: rank words
+// in each language's grammar, the words of events, and the buckets of pairs.
 /* global gettext, pgettext */
 
-import { SUITS, cardLabel, rankLabel, rankOf, suitOf } from "./cards.js";
-import { el, fmt } from "./dom.js";
+import { cardLabel, rankLabel } from "./cards.js";
+import { fmt } from "./dom.js";
+import { layRanks } from "./felt.js";
+
+// The table's pieces themselves (felt.js) are every table page's.
+export { cardFace, fly, renderBacks } from "./felt.js";
 
 // A rank inside a sentence, in the language's own grammar: "an ace", "un as", "einen
 // Buben"; and after "a pair of": "aces", "d'as" (French elides), "Buben".
@@ -63,24 +67,6 @@ export function historyText(entry) {
   return fmt(gettext("%(who)s: %(rank)s — %(what)s"), { who, rank: rankLabel(entry.rank), what });
 }
 
-export function cardFace(card) {
-  return el("span", { class: "card face suit-" + suitOf(card) },
-    el("span", { class: "card-rank", text: rankLabel(rankOf(card)) }),
-    el("span", { class: "card-suit", "aria-hidden": "true", text: SUITS[suitOf(card)] }));
-}
-
-// Card backs: the opponent's hand across the table, the lake as a pile in the middle.
-export function renderBacks(node, count, most) {
-  if (node.childElementCount === Math.min(count, most)) return;
-  node.replaceChildren(...Array.from({ length: Math.min(count, most) }, () => el("span", { class: "back" })));
-}
-
 // A bucket: the pairs one side has laid on the table, by rank, in the order laid.
-export function renderBucket(node, ranks) {
-  node.dataset.ranks = ranks.join(" ");
-  if (node.childElementCount === ranks.length) return;
-  node.replaceChildren(...ranks.map((rank) => el("li", {
-    class: "pair", "data-rank": rank, "aria-label": fmt(gettext("a pair of %(ranks)s"), { ranks: ranksOf(rank) }),
-  }, el("span", { class: "mini", "aria-hidden": "true", text: rankLabel(rank) }),
-  el("span", { class: "mini", "aria-hidden": "true", text: rankLabel(rank) }))));
-}
+export const renderBucket = (node, ranks) => layRanks(node, ranks,
+  (rank) => fmt(gettext("a pair of %(ranks)s"), { ranks: ranksOf(rank) }));

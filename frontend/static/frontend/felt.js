@@ -1,0 +1,46 @@
+// The card table's pieces, for every table page (the daily game, its replays, Go Fish):
+// a card face up, card backs, the cards laid face up by rank, and a card flying across
+// the table. No words, no rules: the page names what it lays (felt.css draws them).
+
+import { SUITS, rankLabel, rankOf, suitOf } from "./cards.js";
+import { el } from "./dom.js";
+
+export function cardFace(card) {
+  return el("span", { class: "card face suit-" + suitOf(card) },
+    el("span", { class: "card-rank", text: rankLabel(rankOf(card)) }),
+    el("span", { class: "card-suit", "aria-hidden": "true", text: SUITS[suitOf(card)] }));
+}
+
+// Card backs: a hand across the table, or a pile (the lake, the pond) in the middle.
+export function renderBacks(node, count, most) {
+  if (node.childElementCount === Math.min(count, most)) return;
+  node.replaceChildren(...Array.from({ length: Math.min(count, most) }, () => el("span", { class: "back" })));
+}
+
+// What a seat has laid face up, by rank, in the order laid: ``size`` cards of each rank
+// (a pair, a book of four), each group named by ``label(rank)``.
+export function layRanks(node, ranks, label, size = 2, kind = "pair") {
+  node.dataset.ranks = ranks.join(" ");
+  if (node.childElementCount === ranks.length) return;
+  node.replaceChildren(...ranks.map((rank) => el("li", { class: kind, "data-rank": rank, "aria-label": label(rank) },
+    ...Array.from({ length: size }, () => el("span", { class: "mini", "aria-hidden": "true", text: rankLabel(rank) })))));
+}
+
+// Motion that explains: a card travels from one place of the table to another in ``ms``
+// (none at 0). ``face``: a card ("7H") flies face up, a rank ("7") as its rank alone,
+// nothing as a back. Decoration only: the page's counts and live region say what happened.
+export function fly(from, to, face, ms, delay = 0) {
+  if (!ms || !from || !to) return;
+  const a = from.getBoundingClientRect();
+  const b = to.getBoundingClientRect();
+  const flyer = !face ? el("span", { class: "back" })
+    : /[SHDC]$/.test(face) ? cardFace(face)
+      : el("span", { class: "card face" }, el("span", { class: "card-rank", text: rankLabel(face) }));
+  flyer.classList.add("flyer");
+  flyer.setAttribute("aria-hidden", "true");
+  document.body.append(flyer);
+  const at = (r) => `translate(${r.left + r.width / 2}px, ${r.top + r.height / 2}px) translate(-50%, -50%)`;
+  const motion = flyer.animate([{ transform: at(a) }, { transform: at(b) }],
+    { duration: ms, delay, easing: "ease-in-out", fill: "both" });
+  motion.finished.catch(() => {}).then(() => flyer.remove());
+}
