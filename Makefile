@@ -7,6 +7,12 @@ BIN := $(VENV)/bin
 REQ := requirements
 # The tests that start no browser, server, stack or worker of their own (README.md).
 QUICK := not browser and not stack and not fault and not worker
+# pytest-xdist's worker processes for `make test` and `make test-quick` (TEST_PROCS=0: one
+# process). Each worker has its own test database and its own redis-server (./conftest.py);
+# much of a browser or stack test is spent waiting on another process, so the two cores take
+# two workers without either starving.
+TEST_PROCS ?= 2
+PYTEST := $(BIN)/python -m pytest -q -n $(TEST_PROCS) --durations=20
 # 1: lint also checks the formatting (`ruff format --check`).
 FORMAT_CHECK ?= 1
 
@@ -71,10 +77,10 @@ lint: install-test
 
 # lint first: a finding fails the run before any test starts.
 test: lint messages browser-deps stack-deps node_modules/axe-core/axe.min.js
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
 
 test-quick: lint messages
-	$(BIN)/python -m pytest -q -m "$(QUICK)" $(PYTEST_ARGS)
+	$(PYTEST) -m "$(QUICK)" $(PYTEST_ARGS)
 
 # The whole benchmark set, one report in docs/reports/ (bench/report.py; ~20 min, quiet machine).
 # BENCH_ARGS="--against COMMIT" runs the full stack side by side with that commit.

@@ -24,12 +24,22 @@ import pytest
 from tests.servers import RedisServer, free_port
 
 _server: RedisServer | None = None
+_given: str | None = None  # the REDIS_URL this session was given (and does not use)
 
 
 def _start_own_redis() -> None:
     global _server
-    given = os.environ.get("REDIS_URL")
-    if not given or os.environ.get("TESTS_OWN_REDIS_PORT"):
+    # Under pytest-xdist each worker process runs tests of its own, so each has a server of
+    # its own: a worker inherits the controller's environment, server included, and must
+    # not flush the databases its sibling is using.
+    me = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    if os.environ.get("TESTS_OWN_REDIS_PORT"):
+        if os.environ.get("TESTS_OWN_REDIS_FOR") == me:
+            return  # already this process's (a re-import)
+        given = os.environ.get("TESTS_GIVEN_REDIS_URL")
+    else:
+        given = os.environ.get("REDIS_URL")
+    if not given:
         return
     import django.conf
 
@@ -45,8 +55,11 @@ def _start_own_redis() -> None:
         )
     _server = RedisServer(free_port())
     _server.start()
+    global _given
+    _given = given
     os.environ["TESTS_GIVEN_REDIS_URL"] = given  # for the report header; nothing connects to it
     os.environ["TESTS_OWN_REDIS_PORT"] = str(_server.port)
+    os.environ["TESTS_OWN_REDIS_FOR"] = me
     os.environ["REDIS_URL"] = _server.url
 
 
@@ -79,11 +92,24 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(name)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """Under pytest-xdist this process only hands out tests, and its workers start before
+    any test runs: they start as this process did, from the environment it was given, so
+    each loads the settings after starting a redis-server of its own (_start_own_redis)."""
+    config = session.config
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        for name in ("TESTS_OWN_REDIS_PORT", "TESTS_OWN_REDIS_FOR", "DJANGO_SETTINGS_MODULE"):
+            os.environ.pop(name, None)
+        if given := os.environ.pop("TESTS_GIVEN_REDIS_URL", None):
+            os.environ["REDIS_URL"] = given
+
+
 def pytest_report_header(config):
     if _server is not None:
         return (
             f"redis: the session's own redis-server on 127.0.0.1:{_server.port} "
-            f"(the given {os.environ['TESTS_GIVEN_REDIS_URL']} is not used)"
+            f"(the given {_given} is not used)"
         )
     return None
 
