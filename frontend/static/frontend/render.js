@@ -38,7 +38,7 @@ let shownAttempt = null;  // a newly shown attempt takes the focus to its hand
 
 function renderHand(root, state) {
   const v = state.view;
-  const cards = state.tally.hand;  // the view's hand, or as the running playback left it
+  const cards = state.onTable.hand;  // the view's hand, or as the running playback left it
   const hand = $(root, "#hand");
   const hadFocus = hand.contains(document.activeElement) || document.activeElement === document.body
     || shownAttempt !== v.id;
@@ -59,7 +59,7 @@ function renderHand(root, state) {
 }
 
 function renderTable(root, state) {
-  const t = state.tally;
+  const t = state.onTable;
   renderBacks($(root, "#opponent-hand"), t.opponent_hand_size, 20);
   // A pile's thickness, not every card: at most 12 backs, one per four cards.
   renderBacks($(root, "#lake"), Math.ceil(t.lake_size / 4), 13);

@@ -13,7 +13,7 @@ export function createState(config) {
     pending: null,              // the next view while its events are played out
     nextDeal: null,             // closes_at of today's challenge (the countdown)
     shownHistory: 0,            // history entries revealed so far (step-by-step playback)
-    tally: null,                // counters shown during playback
+    onTable: null,              // the table as shown: it follows the events one by one
     announcements: [],          // every announced event, in order (rebuilt from the history on load)
     moving: null,               // the event whose cards are moving on the table
     motionMs: 0,                // how long they move (none once hurried, or with reduced motion)
@@ -46,7 +46,7 @@ export const setChallenge = setField("challenge");
 
 // What the table shows. Between two views it follows the events one by one (cards
 // given, fished, paired); each new view from the server replaces it whole.
-function tallyOf(view) {
+function onTableOf(view) {
   return {
     player_pairs: [...view.player_pairs],
     opponent_pairs: [...view.opponent_pairs],
@@ -75,7 +75,7 @@ export function setView(state, view) {
   state.view = view;
   state.pending = null;
   state.shownHistory = view.history.length;
-  state.tally = tallyOf(view);
+  state.onTable = onTableOf(view);
   state.focus = Math.max(0, Math.min(state.focus, view.hand.length - 1));
   if (first) state.announcements = announcementsOf(view);
 }
@@ -98,7 +98,7 @@ export const setNextDeal = setField("nextDeal");  // the challenge's closes_at
 // One event revealed: the table follows it (no rule is decided here: the events say
 // what moved; the next view from the server is the truth).
 export function revealEvent(state, event, motionMs = 0) {
-  const t = state.tally;
+  const t = state.onTable;
   const mine = event.seat === 0;
   if (event.type === "ask") {
     state.shownHistory += 1;
