@@ -11,19 +11,24 @@ view attempts, and while a day's seed is secret only superusers see that day's c
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
+from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone, translation
 from django.utils.html import format_html
+from django.views.i18n import JavaScriptCatalog
 
 from challenges import days, services
 from challenges.admin import ReadOnlyAdmin, may_see_cards
 from challenges.models import Attempt, DailyChallenge, Review
 from games.rules import fairplay
+from games.rules.base import GameError, ReplayError
 from games.rules.registry import engine
 
 from . import linking
@@ -32,35 +37,103 @@ from .models import Result
 from .services import ReviewRefused, group_decide, result_clear, result_disqualify
 
 
-def replay_steps(attempt: Attempt) -> list[dict]:
-    """Every turn of the attempt with full information, and for each of the player's asks
-    what public information made of it (games/rules/fairplay.py)."""
-    game = engine(attempt.challenge.game)
-    state = game.new(seed=attempt.challenge.seed)
-    evidence = {e.index: e for e in fairplay.assess(attempt.challenge.seed, list(attempt.moves)).asks}
-
-    def snapshot(label, events, ask=None):
-        return {
-            "label": label,
-            "events": events,
-            "player_hand": list(state.hands[0].values()),
-            "opponent_hand": list(state.hands[1].values()),
-            "lake": state.deck[state.lake_next :],
-            "player_pairs": list(state.pairs[0]),
-            "opponent_pairs": list(state.pairs[1]),
-            "knowledge": state.knowledge.snapshot(),
-            "evidence": evidence.get(ask),
-        }
-
-    steps = [snapshot("deal", [])]
-    for index, rank in enumerate(attempt.moves):
+def inspector_data(attempt: Attempt) -> dict[str, Any]:
+    """The attempt's game as the public replay shows it (the engine's trace: one render
+    path with /replays/), with the layers only reviewers see on each ask: what the opponent
+    knew of the player's hand when it was made, and the detector's evidence of it (the
+    public chance of each of the player's ranks, which of them the opponent held, the ask's
+    weight). A game the rules stop early, or one still being played, shows the asks it has."""
+    challenge = attempt.challenge
+    game = engine(challenge.game)
+    moves = list(attempt.moves)
+    steps = game.trace(challenge.seed, moves)
+    played = moves[: len(steps) - 1]
+    try:
+        assessment = fairplay.assess(challenge.seed, played)
+    except ReplayError:  # unfinished: the evidence of the asks so far
+        assessment = fairplay.assess(challenge.seed, played, partial=True)
+    evidence = {e.index: e for e in assessment.asks}
+    state = game.new(seed=challenge.seed)
+    steps[0]["knew"] = state.knowledge.snapshot()
+    for index, (step, move) in enumerate(zip(steps[1:], played)):
+        step["knew"] = state.knowledge.snapshot()  # when the player chose this ask
+        e = evidence.get(index)
+        step["evidence"] = None if e is None else {**e.as_dict(), "informative": e.informative}
+        game.apply(state, move)
+    stopped = None
+    if len(played) < len(moves):  # a tampered or broken attempt: where the rules stop it
         try:
-            events = game.apply(state, rank)
-        except Exception as exc:  # a tampered or broken attempt: show where it stops
-            steps.append({"label": f"ask {index + 1}: {rank} — refused ({exc})", "events": [], "error": True})
-            break
-        steps.append(snapshot(f"ask {index + 1}: {rank}", events, index))
-    return steps
+            game.apply(state, moves[len(played)])
+        except GameError as exc:
+            stopped = {"index": len(played), "rank": str(moves[len(played)]), "reason": str(exc)}
+        else:  # not reached: trace stops exactly where apply refuses
+            stopped = {"index": len(played), "rank": str(moves[len(played)]), "reason": "refused"}
+    return {
+        "name": attempt.player.shown_name,
+        "date": challenge.date.isoformat(),
+        "mine": False,
+        "lessons": [],
+        "steps": steps,
+        "stopped": stopped,
+        "suspicion": round(assessment.suspicion, 4),
+        "threshold": fairplay.FLAG_THRESHOLD,
+    }
+
+
+def times(nats: float) -> str:
+    """e ** ``nats`` in words a reviewer reads at a glance: "3.2", "55", "1,100", "over a million"."""
+    ratio = math.exp(min(nats, 50.0))
+    if ratio >= 1e6:
+        return "over a million"
+    if ratio >= 1000:
+        return f"{round(ratio, -2):,.0f}" if ratio < 10_000 else f"{round(ratio, -3):,.0f}"
+    return f"{ratio:.0f}" if ratio >= 10 else f"{ratio:.1f}"
+
+
+# What ties linked accounts, in words (linking.ties_of's kinds).
+TIES = {"address": "same address", "network": "same network", "device": "same device", "burst": "one burst of sign-ups"}
+
+
+def day_state(day: dt.date, challenge: DailyChallenge | None, now: dt.datetime) -> str | None:
+    """Why a day's queue is not final yet, in a sentence; None once the day is closed."""
+    if day > days.today(now):
+        return "This day has not begun: nobody has played it yet, so there is nothing to review or decide."
+    if challenge is not None and now < challenge.reveals_at:
+        until = timezone.localtime(challenge.reveals_at)
+        return (
+            f"This day is still open: its games take asks until {until:%Y-%m-%d %H:%M %Z}, so more results will come"
+            " and a week's figures may still change. Games still being played cannot be decided yet."
+        )
+    return None
+
+
+def undecided(attempt: Attempt, now: dt.datetime) -> str | None:
+    """Why an attempt has nothing to decide on yet, in a sentence; None when it has a result."""
+    challenge = attempt.challenge
+    status = attempt.status
+    if status == Attempt.Status.PLAYING:
+        if challenge.date > days.today(now):
+            return (
+                f"This game cannot be decided yet: its day, {challenge.date:%Y-%m-%d}, has not begun, and the game is"
+                " still being played. There is no result to clear or disqualify until it is finished and verified."
+            )
+        if now < challenge.reveals_at:
+            return (
+                f"This game cannot be decided yet: it is still being played, and its day, {challenge.date:%Y-%m-%d},"
+                f" takes asks until {timezone.localtime(challenge.reveals_at):%Y-%m-%d %H:%M %Z}. There is no result"
+                " to clear or disqualify until it is finished and verified."
+            )
+        return (
+            "This game was never finished: its day closed while it was being played, so it never ranks and"
+            " there is nothing to decide."
+        )
+    if status == Attempt.Status.VERIFYING:
+        return "This game is being verified: its result is not written yet. Re-verify starts the check again."
+    if status == Attempt.Status.REJECTED:
+        return f"The verification refused this game ({attempt.reject_reason}): it has no result and never ranks."
+    if getattr(attempt, "result", None) is None:
+        return "This game has no result: it is not ranked, so there is nothing to decide."
+    return None
 
 
 @admin.register(Attempt)
@@ -110,6 +183,7 @@ class AttemptAdmin(ReadOnlyAdmin):
                 name="challenges_attempt_replay",
             ),
             path("review/", self.admin_site.admin_view(self.review_view), name="challenges_attempt_review"),
+            path("words.js", self.admin_site.admin_view(self.catalog_view), name="challenges_attempt_words"),
             path("review/decide/", self.admin_site.admin_view(self.decide_view), name="challenges_attempt_decide"),
             *super().get_urls(),
         ]
@@ -117,27 +191,42 @@ class AttemptAdmin(ReadOnlyAdmin):
     def replay_view(self, request, attempt_id: int):
         if not self.has_view_permission(request):
             raise PermissionDenied
-        attempt = get_object_or_404(Attempt.objects.select_related("challenge", "player"), pk=attempt_id)
+        attempt = get_object_or_404(Attempt.objects.select_related("challenge", "player", "result"), pk=attempt_id)
         if not may_see_cards(request, attempt.challenge):
             raise PermissionDenied
-        assessment = fairplay.assess(attempt.challenge.seed, list(attempt.moves))
+        data = inspector_data(attempt)
+        result = getattr(attempt, "result", None)
+        weighed = [s["evidence"] for s in data["steps"][1:] if s.get("evidence")]
+        heaviest = sorted((e for e in weighed if e["llr"] > 0.05), key=lambda e: -e["llr"])[:5]
         context = {
             **self.admin_site.each_context(request),
             "title": f"Replay of attempt {attempt.pk}",
             "attempt": attempt,
-            "result": getattr(attempt, "result", None),
-            "assessment": assessment,
+            "result": result,
+            "data": data,
+            "suspicion": data["suspicion"],
+            "suspicion_times": times(data["suspicion"]),
             "threshold": fairplay.FLAG_THRESHOLD,
-            "steps": replay_steps(attempt),
-            "reviews": attempt.reviews.select_related("by"),
+            "threshold_times": times(fairplay.FLAG_THRESHOLD),
+            "flagged": data["suspicion"] >= fairplay.FLAG_THRESHOLD,
+            "informative": sum(1 for e in weighed if e["informative"]),
+            "heaviest": [{"step": e["index"] + 1, "rank": e["rank"], "llr": e["llr"]} for e in heaviest],
+            "undecided": undecided(attempt, timezone.now()),
+            "reviews": [_done(r) for r in attempt.reviews.select_related("by")],
             "may_review": self.has_review_permission(request),
             "opts": self.model._meta,
         }
-        return TemplateResponse(request, "admin/challenges/attempt_replay.html", context)
+        return _english(TemplateResponse(request, "admin/challenges/attempt_replay.html", context))
+
+    def catalog_view(self, request):
+        """The replay's words (its JavaScript catalogue) in English, as the admin's pages are."""
+        with translation.override("en"):
+            return JavaScriptCatalog.as_view()(request)
 
     def review_view(self, request):
         """The day's ranked results, most suspicious first (held ones among them), with
-        one-click decisions: Clear a held result, Disqualify, Restore."""
+        one-click decisions: Clear a held result, Disqualify, Restore. What the figures mean
+        is said on the page in words, with the detector's thresholds as numbers."""
         if not self.has_view_permission(request):
             raise PermissionDenied
         try:
@@ -148,25 +237,36 @@ class AttemptAdmin(ReadOnlyAdmin):
         rows = board.review_queue(challenge=challenge, limit=500) if challenge else []
         trail: dict[int, list[Review]] = {}
         for review in Review.objects.filter(attempt_id__in=[r["attempt"] for r in rows]).select_related("by"):
-            trail.setdefault(review.attempt_id, []).append(review)
+            trail.setdefault(review.attempt_id, []).append(_done(review))
         for row in rows:
             row["trail"] = trail.get(row["attempt"], [])
+            row["ties_words"] = ", ".join(TIES.get(t, t) for t in row["ties"])
+            head = row["group_head"]
+            if head and head["evidence"]:
+                head["ties_words"] = ", ".join(TIES.get(t, t) for t in head["evidence"].get("ties", ()))
+        now = timezone.now()
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Fair-play review — {day}",
+            "title": f"Fair-play review of {day:%Y-%m-%d}",
             "day": day,
+            "day_state": day_state(day, challenge, now),
             "previous_day": day - dt.timedelta(days=1),
             "next_day": day + dt.timedelta(days=1),
             "challenge": challenge,
             "rows": rows,
             "threshold": fairplay.FLAG_THRESHOLD,
+            "threshold_times": times(fairplay.FLAG_THRESHOLD),
+            "two_times": times(2.0),
+            "allowance": fairplay.ALLOWANCE,
+            "week_threshold": fairplay.PLAYER_THRESHOLD,
+            "pooled_threshold": fairplay.POOLED_THRESHOLD,
             "flagged": sum(1 for r in rows if r["reasons"]),
             "explored": linking.EXPLORED_MIN_LINES,
             "copy_min": linking.COPY_MIN_CHOICES,
             "may_review": self.has_review_permission(request),
             "opts": self.model._meta,
         }
-        return TemplateResponse(request, "admin/challenges/attempt_review.html", context)
+        return _english(TemplateResponse(request, "admin/challenges/attempt_review.html", context))
 
     def decide_view(self, request):
         """One decision from the review queue or the inspector (POST: attempt, decision, reason)."""
@@ -187,8 +287,16 @@ class AttemptAdmin(ReadOnlyAdmin):
         if not reason:
             self.message_user(request, "Say why: a decision without a reason is not recorded.", messages.ERROR)
             return redirect(back)
-        done = self._decide(request, [attempt], decision, reason)
-        self.message_user(request, f"attempt {attempt.pk}: {decision} ({done})", messages.SUCCESS)
+        blocked = undecided(attempt, timezone.now())
+        if blocked and (attempt.status == Attempt.Status.PLAYING or decision != "reverify"):
+            self.message_user(request, f"Attempt {attempt.pk}: {blocked}", messages.WARNING)
+            return redirect(back)
+        if self._decide(request, [attempt], decision, reason):
+            self.message_user(request, f"Attempt {attempt.pk} {DONE.get(decision, decision)}.", messages.SUCCESS)
+        else:
+            self.message_user(
+                request, f"Attempt {attempt.pk}: nothing to do, it is {_state(attempt)}.", messages.WARNING
+            )
         return redirect(back)
 
     def _decide_group(self, request):
@@ -232,20 +340,24 @@ class AttemptAdmin(ReadOnlyAdmin):
     def _action(self, request, queryset, decision: str, title: str):
         """A list action asks for the reason on a page of its own, then decides."""
         reason = (request.POST.get("reason") or "").strip()
+        attempts = list(queryset.select_related("result", "player", "challenge"))
         if request.POST.get("apply") and reason:
-            done = self._decide(request, list(queryset.select_related("result")), decision, reason)
-            self.message_user(request, f"{title}: {done} attempt(s)", messages.SUCCESS)
+            done = self._decide(request, attempts, decision, reason)
+            level = messages.SUCCESS if done else messages.WARNING
+            self.message_user(request, f"{title}: done on {done} of {len(attempts)} attempt(s).", level)
             return None
-        return TemplateResponse(
-            request,
-            "admin/challenges/attempt_reason.html",
-            {
-                **self.admin_site.each_context(request),
-                "title": title,
-                "attempts": queryset,
-                "action": decision,
-                "opts": self.model._meta,
-            },
+        return _english(
+            TemplateResponse(
+                request,
+                "admin/challenges/attempt_reason.html",
+                {
+                    **self.admin_site.each_context(request),
+                    "title": title,
+                    "attempts": attempts,
+                    "action": decision,
+                    "opts": self.model._meta,
+                },
+            )
         )
 
     @admin.action(description="Re-verify (replay from seed + asks)", permissions=["review"])
@@ -263,6 +375,34 @@ class AttemptAdmin(ReadOnlyAdmin):
     @admin.action(description="Restore the result to the ranking", permissions=["review"])
     def restore(self, request, queryset):
         return self._action(request, queryset, "restore", "Restore")
+
+
+# What each decision did, as the trail says it.
+DONE = {
+    "clear": "cleared",
+    "disqualify": "disqualified",
+    "restore": "restored",
+    "reverify": "sent to verification again",
+}
+
+
+def _done(review: Review) -> Review:
+    review.done = DONE.get(review.action, review.action)
+    return review
+
+
+def _state(attempt: Attempt) -> str:
+    result = getattr(attempt, "result", None)
+    if result is None:
+        return attempt.get_status_display().lower()
+    return "disqualified" if result.disqualified else "held until reviewed" if result.held else "ranked"
+
+
+def _english(response: TemplateResponse) -> TemplateResponse:
+    """The admin's own pages are English whatever the reviewer's browser asks for (their
+    words are the reviewers', not the players'): rendered so, Django's frame included."""
+    with translation.override("en"):
+        return response.render()
 
 
 def _whole(text) -> int:

@@ -3,6 +3,7 @@ each ask's fair-play evidence — to those allowed to see them; decisions need a
 and leave a trail; attempts and results cannot be added or edited by hand."""
 
 import datetime as dt
+import json
 import re
 
 import pytest
@@ -11,7 +12,8 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 
 from challenges import days, services
-from challenges.models import Attempt, Review
+from challenges.models import Attempt, Player, Review
+from games.rules import fairplay
 from games.rules.peche import ENGINE
 from leaderboard.models import Result
 from tests.conftest import new_player, verified_game
@@ -40,18 +42,118 @@ def verified_attempt(name: str, *, day: dt.date | None = None) -> Attempt:
     return verified_game(name, day=day)
 
 
+def inspector_steps(page) -> list[dict]:
+    """The steps the inspector draws (the public replay's component reads the same JSON)."""
+    found = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', page.content.decode(), re.S)
+    assert found, "the inspector carries its steps"
+    return json.loads(found.group(1))["steps"]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_replay_inspector_steps_through_with_hidden_information(admin_client):
     attempt = finish_without_verifying("Peggy")
     page = admin_client.get(f"/admin/challenges/attempt/{attempt.pk}/replay/")
     assert page.status_code == 200
     text = page.content.decode()
-    assert text.count('class="replay-step') == len(attempt.moves) + 1
-    assert "Opponent hand" in text and "Lake (42)" in text and "Opponent knowledge" in text
-    # Every ask carries its fair-play evidence.
-    assert len(re.findall(r"asked (?:10|[2-9AJQK]): public chance", text)) == len(attempt.moves)
+    # The public replay's table (one component): both hands, the lake, the steps' slider.
+    for part in ('id="opponent-cards"', 'id="player-cards"', 'id="lake-cards"', 'id="step-slider"'):
+        assert part in text
+    steps = inspector_steps(page)
+    assert len(steps) == len(attempt.moves) + 1
     dealt = ENGINE.new(seed=attempt.challenge.seed)
-    assert " ".join(dealt.hands[1].values()) in text  # the opponent's dealt hand is shown
+    assert steps[0]["hands"][1] == list(dealt.hands[1].values())  # the opponent's dealt hand, face up
+    assert len(steps[0]["lake"]) == 42
+    # Every ask carries its fair-play evidence and what the opponent knew when it was made.
+    evidence = fairplay.assess(attempt.challenge.seed, list(attempt.moves)).asks
+    for step, e in zip(steps[1:], evidence):
+        assert step["ask"] == e.rank == step["evidence"]["rank"]
+        assert step["evidence"]["held_ranks"] == list(e.held_ranks)
+        assert step["evidence"]["llr"] == pytest.approx(e.llr, abs=1e-3)
+        assert len(step["evidence"]["chances"]) == len(step["evidence"]["ranks"])
+        assert set(step["knew"]) == {"known", "absent", "draws"}
+    # What the opponent knew before the second ask: the first ask told it the player holds that rank,
+    # unless the player was given the opponent's card (then a pair, none left).
+    first = steps[1]["events"][0]
+    assert (attempt.moves[0] in steps[2]["knew"]["known"]) == (not first["given"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_attempt_that_cannot_be_decided_yet_says_so_to_the_admin(admin_client):
+    """A game of a day that has not begun, still being played: the inspector says why
+    nothing can be decided yet, in the admin's page (not the public "Bad request")."""
+    future = days.today() + dt.timedelta(days=2)
+    challenge = services.challenge_for_day(day=future)
+    player = Player.objects.get(pk=new_player("Early Eve").player["id"])
+    attempt = Attempt.objects.create(player=player, challenge=challenge, ranked=True, moves=[], status="playing")
+    page = admin_client.get(f"/admin/challenges/attempt/{attempt.pk}/replay/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Bad request" not in text
+    assert "This game cannot be decided yet" in text and f"{future:%Y-%m-%d}, has not begun" in text
+    assert len(inspector_steps(page)) == 1  # the deal, face up
+    # A decision sent anyway is refused with the same words, and nothing is recorded.
+    refused = admin_client.post(
+        "/admin/challenges/attempt/review/decide/",
+        {"attempt": attempt.pk, "decision": "disqualify", "reason": "too early"},
+        follow=True,
+    )
+    assert "cannot be decided yet" in refused.content.decode() and not Review.objects.exists()
+    queue = admin_client.get(f"/admin/challenges/attempt/review/?date={future:%Y-%m-%d}").content.decode()
+    assert "This day has not begun" in queue
+
+
+def reason_boxes_are_labelled(html: str) -> int:
+    """Each reason box of the page has a label of its own (for= its id); returns how many."""
+    boxes = re.findall(r"<input[^>]*name=\"reason\"[^>]*>", html)
+    for box in boxes:
+        found = re.search(r'id="([^"]+)"', box)
+        assert found, f"a reason box without an id: {box}"
+        label = re.search(rf'<label for="{found.group(1)}">(.*?)</label>', html, re.S)
+        assert label and re.sub(r"<[^>]+>", "", label.group(1)).strip(), f"no label for {box}"
+    return len(boxes)
+
+
+# What a reviewer reads: words and figures, never the code's names.
+CODE_NAMES = (
+    "PLAYER_THRESHOLD",
+    "ALLOWANCE",
+    "FLAG_THRESHOLD",
+    "POOLED_THRESHOLD",
+    "games/rules",
+    "fairplay.py",
+    "linking.py",
+    "linked_accounts",
+    "Σ",
+)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_review_pages_speak_in_words_with_labelled_reason_boxes(admin_client):
+    cheat = verified_game("Seer", day=days.today() - dt.timedelta(days=2), choose=clairvoyant)
+    verified_game("Hana", day=cheat.challenge.date)
+    date = cheat.challenge.date.isoformat()
+    queue = admin_client.get(f"/admin/challenges/attempt/review/?date={date}", HTTP_ACCEPT_LANGUAGE="fr")
+    inspector = admin_client.get(f"/admin/challenges/attempt/{cheat.pk}/replay/", HTTP_ACCEPT_LANGUAGE="fr")
+    reason = admin_client.post("/admin/challenges/attempt/", {"action": "disqualify", "_selected_action": [cheat.pk]})
+    for page in (queue, inspector, reason):
+        html = page.content.decode()
+        assert page.status_code == 200 and '<html lang="en"' in html  # English, whatever the browser asks
+        assert reason_boxes_are_labelled(html) >= 1
+        shown = re.sub(r"<script.*?</script>", "", html, flags=re.S)
+        assert not [name for name in CODE_NAMES if name in shown]
+    text = queue.content.decode()
+    assert reason_boxes_are_labelled(text) == 2  # one per game of the day
+    # What the figures mean, with the detector's thresholds as numbers.
+    assert "A game is <strong>flagged</strong> at 4.0 or more" in text
+    words = re.sub(r"\s+", " ", text)
+    assert "suspicion has above 0.75" in words and "add up to 7.0" in words
+    assert "flagged at 4.0" in inspector.content.decode()
+    assert "times as likely for someone who sees the opponent's hand" in inspector.content.decode()
+
+
+def clairvoyant(state) -> str:
+    """A rank the opponent holds when there is one: the player who sees the cards."""
+    return next((r for r in state.hands[0] if r in state.hands[1]), next(iter(state.hands[0])))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -76,7 +178,7 @@ def test_an_open_days_cards_are_for_superusers_only(admin_client):
     viewer = staff_client("view_attempt", "view_dailychallenge")
     assert viewer.get(f"/admin/challenges/attempt/{today.pk}/replay/").status_code == 403
     closed = viewer.get(f"/admin/challenges/attempt/{past.pk}/replay/")
-    assert closed.status_code == 200 and "Opponent hand" in closed.content.decode()
+    assert closed.status_code == 200 and 'id="opponent-cards"' in closed.content.decode()
     open_day = viewer.get(f"/admin/challenges/dailychallenge/{today.challenge_id}/change/").content.decode()
     assert today.challenge.seed not in open_day and "secret" in open_day
     closed_day = viewer.get(f"/admin/challenges/dailychallenge/{past.challenge_id}/change/").content.decode()

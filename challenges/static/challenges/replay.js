@@ -1,17 +1,132 @@
-// The replay inspector: one step shown at a time, buttons and ← → to move.
-document.addEventListener("DOMContentLoaded", () => {
-  const steps = [...document.querySelectorAll(".replay-step")];
-  let at = 0;
-  const show = () => {
-    steps.forEach((s, i) => { s.hidden = i !== at; });
-    document.getElementById("step-pos").textContent = `${at + 1} / ${steps.length}`;
-  };
-  const go = (delta) => { at = Math.min(steps.length - 1, Math.max(0, at + delta)); show(); };
-  document.querySelectorAll("#steps-nav button").forEach((b) => b.addEventListener("click", () => go(Number(b.dataset.step))));
-  document.addEventListener("keydown", (e) => {
-    if (e.target.closest("input, textarea")) return;  // typing a reason is not stepping
-    if (e.key === "ArrowRight") go(1);
-    else if (e.key === "ArrowLeft") go(-1);
-  });
-  show();
+// The admin's replay inspector: the public replay's table (frontend/replay-table.js, one
+// component for both) with the reviewers' layers at each ask: the detector's evidence in
+// words and numbers, what the player could know of the opponent's hand (the public chance
+// of each of its ranks) and what the opponent knew of the player's. The figures come from
+// the server (leaderboard/admin.py inspector_data); the admin's pages are English.
+import { $, el } from "../frontend/dom.js";
+import { RANKS, rankLabel } from "../frontend/cards.js";
+import { aRank } from "../frontend/table.js";
+import { mountReplay } from "../frontend/replay-table.js";
+
+const root = document.getElementById("replay");
+const data = JSON.parse(document.getElementById("replay-data").textContent);
+const name = data.name;
+const percent = new Intl.NumberFormat("en", { style: "percent", maximumFractionDigits: 0 });
+
+// e ** nats in words, as the page's own figures say it (leaderboard/admin.py times()).
+function times(nats) {
+  const ratio = Math.exp(Math.min(nats, 50));
+  if (ratio >= 1e6) return "over a million";
+  const unit = ratio < 10000 ? 100 : 1000;
+  if (ratio >= 1000) return (Math.round(ratio / unit) * unit).toLocaleString("en");
+  return ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(1);
+}
+const signed = (x) => (x >= 0.005 ? "+" : x <= -0.005 ? "−" : "") + Math.abs(x).toFixed(2);
+// Ranks in a sentence, in the deck's order.
+const ranks = (list) => [...list].sort((a, b) => RANKS.indexOf(a) - RANKS.indexOf(b)).map(rankLabel).join(", ");
+
+// The weights of the asks so far, step by step: the running total the page shows.
+const totals = [0];
+for (const step of data.steps.slice(1)) totals.push(totals[totals.length - 1] + (step.evidence ? step.evidence.llr : 0));
+
+function weightText(e) {
+  if (e.llr >= 0.005) {
+    return `This choice was ${times(e.llr)} times as likely for a player who sees the opponent's hand as for an honest `
+      + `player: ${signed(e.llr)} toward the suspicion.`;
+  }
+  if (e.llr <= -0.005) {
+    return `This choice was ${times(-e.llr)} times as likely for an honest player as for one who sees the opponent's `
+      + `hand: ${signed(e.llr)}, away from suspicion.`;
+  }
+  return "This choice was as likely for an honest player as for one who sees the opponent's hand: it weighs nothing.";
+}
+
+function truthText(e) {
+  if (!e.held_ranks.length) return `The opponent held none of ${name}'s ranks: any choice was a miss, seeing the cards or not.`;
+  if (e.held_ranks.length === e.ranks.length) {
+    return `The opponent held every one of ${name}'s ranks: any choice was a hit, seeing the cards or not.`;
+  }
+  return `The opponent held ${ranks(e.held_ranks)} (${e.held_ranks.length} of ${name}'s ${e.ranks.length} ranks): `
+    + `${aRank(e.rank)} was ${e.held ? "a hit" : "a miss"}.`;
+}
+
+function evidenceLayer(step, at) {
+  const node = $(root, "#layer-evidence");
+  const e = step.evidence;
+  if (!e) {
+    node.replaceChildren(el("p", { class: "quiet", text: at === 0
+      ? "The deal: no ask yet. Each ask shows here how likely the player's choice was for an honest player and for one who sees the opponent's hand."
+      : "The detector did not weigh this ask." }));
+    return;
+  }
+  const best = e.ranks.filter((r, i) => e.chances[i] === e.best_chance);
+  node.replaceChildren(
+    el("p", { text: `${name} asked for ${aRank(e.rank)}, which the table gave a ${percent.format(e.public_chance)} chance; `
+      + (e.public_chance >= e.best_chance ? "no rank of its hand had more." : `the best was ${ranks(best)} at ${percent.format(e.best_chance)}.`) }),
+    el("p", { text: truthText(e) }),
+    el("p", { class: "weight", "data-llr": e.llr, text: weightText(e) }),
+    el("dl", { class: "figures" },
+      el("dt", { text: "Weight of this ask" }), el("dd", { class: "figure-llr", text: signed(e.llr) }),
+      el("dt", { text: `Weights of asks 1–${at}` }), el("dd", { text: signed(totals[at]) }),
+      el("dt", { text: "The game's suspicion" }),
+      el("dd", { text: `${data.suspicion.toFixed(2)} (flagged at ${data.threshold.toFixed(1)})` })),
+  );
+}
+
+function chanceWords(chance) {
+  if (chance >= 0.9999) return "100 %: sure, it asked for one and was given none";
+  if (chance <= 0.0001) return "0 %: it cannot hold one";
+  return percent.format(chance).replace("%", " %");
+}
+
+function playerLayer(step) {
+  const node = $(root, "#layer-player");
+  const e = step.evidence;
+  if (!e) {
+    node.replaceChildren(el("p", { class: "quiet", text: "The size of the opponent's hand, and the pairs on the table." }));
+    return;
+  }
+  const rows = e.ranks.map((rank, i) => el("tr", { class: rank === e.rank ? "asked" : null },
+    el("th", { scope: "row", text: rank === e.rank ? `${rankLabel(rank)} (asked)` : rankLabel(rank) }),
+    el("td", { text: chanceWords(e.chances[i]) }),
+    el("td", { text: e.held_ranks.includes(rank) ? "held" : "not held" })));
+  node.replaceChildren(el("table", { class: "chances" },
+    el("caption", { text: `Before the ask, for each rank of ${name}'s hand: the chance the opponent held one, from what the table had shown, and what it really held.` }),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Rank" }), el("th", { scope: "col", text: "Public chance" }),
+      el("th", { scope: "col", text: "The opponent" }))),
+    el("tbody", {}, ...rows)));
+}
+
+function opponentLayer(step) {
+  const node = $(root, "#layer-opponent");
+  const k = step.knew;
+  const lines = [];
+  if (k.known.length) lines.push(`Sure ${name} holds ${ranks(k.known)}: ${name} asked for ${k.known.length > 1 ? "them" : "it"} and the opponent had none.`);
+  const none = Object.keys(k.absent).filter((r) => k.absent[r] === k.draws);
+  if (none.length) lines.push(`Sure ${name} holds no ${ranks(none)}: asked, given or paired since ${name}'s last new card.`);
+  // Older absences, by how many new cards have come since: one line each.
+  const ago = new Map();
+  for (const r of Object.keys(k.absent).filter((q) => k.absent[q] < k.draws)) {
+    const n = k.draws - k.absent[r];
+    ago.set(n, [...(ago.get(n) || []), r]);
+  }
+  for (const n of [...ago.keys()].sort((a, b) => a - b)) {
+    lines.push(`${name} held no ${ranks(ago.get(n))} before its last ${n === 1 ? "new card" : `${n} new cards`}.`);
+  }
+  if (!lines.length) lines.push(`Nothing: any rank may be in ${name}'s hand.`);
+  node.replaceChildren(el("ul", { class: "knew" }, ...lines.map((text) => el("li", { text }))));
+}
+
+function titleLayer(step, at) {
+  $(root, "#layers-title").textContent = at === 0 ? "After the deal" : `At ask ${at}: ${aRank(step.ask)}`;
+}
+
+const go = mountReplay(root, data, { layers: [titleLayer, evidenceLayer, playerLayer, opponentLayer] });
+
+// The asks that weigh most, listed above the table: each goes to its step.
+root.addEventListener("click", (ev) => {
+  const jump = ev.target.closest("button.jump[data-step]");
+  if (!jump) return;
+  go(Number(jump.dataset.step));
+  $(root, "#step-title").scrollIntoView({ block: "nearest" });
 });
