@@ -4,8 +4,9 @@ cheaters, and how rarely it flags honest players, at the thresholds in force.
     .venv/bin/python -m bench.fairplay [--seeds 3000] [--seed-base 100000] [--sweep]
 
 Every player type plays the same N deals (seeds ``fairplay-<seed-base + i>``) through
-``fairplay.WatchedGame``; each ask is recorded with ``fairplay.observe`` and the game
-judged with ``fairplay.judge``, exactly what verification stores for a ranked game.
+``fairplay.WatchedGame`` (the Pêche loop with the fair-play watcher: each ask is recorded
+before it is played) and the game is judged with ``fairplay.judge``, exactly what
+verification stores for a ranked game.
 
 Honest players see only a ``PublicTable``: their ranks, the public chances and the ranks
 the opponent is known to hold (it asked them and was not given). Cheaters also read the
@@ -36,7 +37,7 @@ from bench.provenance import cpu_model
 from games.rules import fairplay
 from games.rules.cards import rank_of, shuffled_deck
 from games.rules.events import event_json
-from games.rules.peche import ALL_PAIRS, ENGINE, OPPONENT, PLAYER, Knowledge, PecheState
+from games.rules.peche import ALL_PAIRS, ENGINE, OPPONENT, PLAYER, Knowledge, PecheState, Recorder
 
 Z95 = 1.959964
 AIM_DETECTION = 0.95  # issue 13: full-knowledge cheaters flagged per game …
@@ -272,23 +273,15 @@ def solver_moves(state: PecheState, depth: int = SOLVER_DEPTH) -> list[str]:
 
 class NoisySolver:
     """Issue 27's solver with noise: the solver's move (ties drawn at random) on a share
-    ``rate`` of its asks, a random rank otherwise. It plays a shadow engine game in
-    lockstep, which the search copies: the engine's own state, cards and all."""
-
-    needs_events = True
+    ``rate`` of its asks, a random rank otherwise. The search copies the game's own
+    engine state, cards and all."""
 
     def __init__(self, rate: float) -> None:
         self.rate = rate
 
-    def start(self, state: PecheState) -> None:
-        self.shadow = state
-
-    def see(self, events: list[dict]) -> None:
-        pass  # the shadow state itself is what the solver reads
-
     def __call__(self, game: fairplay.WatchedGame, table: PublicTable, rng: random.Random) -> str:
         if rng.random() < self.rate:
-            return rng.choice(solver_moves(self.shadow))
+            return rng.choice(solver_moves(game.state))
         return random_asker(table, rng)
 
 
@@ -297,7 +290,7 @@ class Mapped:
     that the opponent holds a rank; otherwise it plays honestly.
 
     The proof needs only public facts of its own game, kept in a ledger fed by the
-    engine's events (a shadow game in lockstep): which deck positions the opponent
+    game's events (``see``, after each ask): which deck positions the opponent
     received and when (the deal order and every draw are public), and when the opponent
     last gave or paired each rank (public). If every position that may hold the mapped r
     reached the opponent after its last loss of an r, it still holds that r: a hand
@@ -451,21 +444,21 @@ def play(
     deck: list[str], choose, rng: random.Random, calibration: Calibration | None = None
 ) -> fairplay.GameAssessment:
     """One judged game; ``choose(game, table, rng)``. Returns its assessment."""
-    game = fairplay.WatchedGame(deck)
+    recorder = Recorder() if getattr(choose, "needs_events", False) else None
+    game = fairplay.WatchedGame(deck, also=recorder)
     table = PublicTable(game)
-    shadow = ENGINE.new(deck=deck) if getattr(choose, "needs_events", False) else None
-    if shadow is not None:
-        choose.start(shadow)
-    raw = []
+    if recorder is not None:
+        recorder.events.clear()  # the deal's steps: no seat is shown them (ENGINE.new records none)
+        choose.start(game.state)
     while not game.over:
         rank = choose(game, table, rng)
-        raw.append(fairplay.observe(game, len(raw), rank))
-        if calibration is not None:
-            calibration.add(raw[-1])
         game.ask(rank)
-        if shadow is not None:
-            choose.see([event_json(e) for e in ENGINE.apply(shadow, rank)])
-    return fairplay.judge(raw)
+        if calibration is not None:
+            calibration.add(game.observed[-1])
+        if recorder is not None:
+            choose.see([event_json(e) for e in recorder.events])
+            recorder.events.clear()
+    return fairplay.judge(game.observed)
 
 
 def honest(chooser):

@@ -38,19 +38,9 @@ from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .base import GameError, ReplayError, deck_for
-from .cards import RANKS, miss_chance
-from .peche import (
-    OPPONENT,
-    PLAYER,
-    Knowledge,
-    PecheState,
-    _ask,
-    _check_ask,
-    _draw,
-    _receive,
-    opponent_choice,
-)
+from . import peche
+from .cards import RANK_OF, RANKS, miss_chance
+from .peche import ENGINE, OPPONENT, PLAYER, Knowledge, Observer, PecheState
 
 # Calibrated with bench/fairplay.py on the calibration deals fairplay-0 … 1999
 # (docs/fairplay.md): the smallest threshold, in steps of 0.25, at which every simulated
@@ -320,30 +310,88 @@ def _opponent_miss(state: PecheState, rank: str) -> tuple[int, int]:
     return miss_chance(total, 3 - 2 * state.pairs_by_rank[rank], k)
 
 
-# --- Replay, observing only public facts --------------------------------------------
+# --- Watching the game, observing only public facts ----------------------------------
+
+
+class Watcher(Observer):
+    """The fair-play observer of the Pêche loop (peche.Observer): keeps the player's public
+    view of the opponent (``view``) as the game is played, and at each of the player's
+    asks, before it is played, records what the detector judges (``observed``).
+
+    The view is fed only public facts: ranks asked and whether given, whether a card the
+    opponent drew paired (and the pair's rank), the opponent's choices. Only ``held`` in
+    each record reads the opponent's hand: the server's truth, never given to the view.
+    """
+
+    __slots__ = ("view", "observed")
+
+    def __init__(self) -> None:
+        self.view = OpponentView()
+        self.observed: list[Observed] = []
+
+    def before_ask(self, state: PecheState, rank: str) -> None:
+        ranks = tuple(state.hands[PLAYER])
+        hand = state.hands[OPPONENT]
+        self.observed.append(
+            Observed(
+                len(self.observed),
+                rank,
+                ranks,
+                chances_of(self.view, state, ranks),
+                chances_of(self.view, state, ranks, inferred=False),
+                tuple(r for r in ranks if r in hand),
+            )
+        )
+
+    def choice(self, state: PecheState, rank: str) -> None:
+        self.view.on_opponent_choice(rank, state)
+
+    def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
+        if seat == PLAYER:
+            self.view.on_player_ask(rank, given is not None)
+        else:
+            self.view.on_opponent_ask(rank, given is not None)
+
+    def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
+        # A card from the deck (deal, fish, empty hand): public only whether it paired, and
+        # then its rank (the pair is on the table). A given card is the ask's (``asked``).
+        if seat == OPPONENT and from_deck:
+            self.view.on_opponent_received(RANK_OF[card] if paired else None)
+
+
+def chances_of(
+    view: OpponentView, state: PecheState, ranks: Sequence[str], *, inferred: bool = True
+) -> tuple[float, ...]:
+    """``view.chances`` with the public sizes and pairs of ``state``."""
+    return view.chances(
+        ranks,
+        len(state.hands[OPPONENT]),
+        52 - state.lake_next,
+        state.pairs_by_rank,
+        state.hands[PLAYER],
+        inferred=inferred,
+    )
 
 
 class WatchedGame:
-    """A Pêche game played through the engine's own steps, with the player's public view
-    of the opponent kept up to date. ``assess`` replays with it; bench/fairplay.py plays
-    simulated players with it.
+    """A Pêche game played ask by ask through the loop with a ``Watcher``: what
+    bench/fairplay.py's simulated players play on (``observed`` is what ``judge`` takes).
+    ``also`` watches too (e.g. a peche.Recorder for the events)."""
 
-    The loop mirrors peche._advance (tests/games/test_fairplay.py checks the state after
-    every ask against the engine's) because the opponent's
-    choice must be observed before its ask changes the state.
-    """
+    __slots__ = ("state", "watcher", "observer")
 
-    __slots__ = ("state", "view")
+    def __init__(self, deck: list[str], also: Observer | None = None) -> None:
+        self.watcher = Watcher()
+        self.observer: Observer = self.watcher if also is None else peche.Observers(self.watcher, also)
+        self.state = peche.deal(deck, self.observer)
 
-    def __init__(self, deck: list[str]) -> None:
-        self.state = state = PecheState(deck)
-        self.view = OpponentView()
-        for i in range(10):
-            if i % 2 == PLAYER:
-                _receive(state, PLAYER, deck[i], True, None)
-            else:
-                self._opponent_receives(lambda card=deck[i]: _receive(state, OPPONENT, card, True, None))
-        self._advance()
+    @property
+    def view(self) -> OpponentView:
+        return self.watcher.view
+
+    @property
+    def observed(self) -> list[Observed]:
+        return self.watcher.observed
 
     @property
     def over(self) -> bool:
@@ -353,10 +401,7 @@ class WatchedGame:
         return tuple(self.state.hands[PLAYER])
 
     def chances(self, ranks: Sequence[str], *, inferred: bool = True) -> tuple[float, ...]:
-        s = self.state
-        return self.view.chances(
-            ranks, len(s.hands[OPPONENT]), 52 - s.lake_next, s.pairs_by_rank, s.hands[PLAYER], inferred=inferred
-        )
+        return chances_of(self.watcher.view, self.state, ranks, inferred=inferred)
 
     def held_ranks(self, ranks: Sequence[str]) -> tuple[str, ...]:
         """Server-side truth (never fed to the view)."""
@@ -364,43 +409,8 @@ class WatchedGame:
         return tuple(r for r in ranks if r in hand)
 
     def ask(self, rank: str) -> None:
-        """The player asks ``rank`` (precondition: it holds one), then the automatic steps."""
-        state = self.state
-        _ask(state, PLAYER, rank, None)  # its own fished card is its own knowledge
-        self.view.on_player_ask(rank, state.history[-1][2])
-        self._advance()
-
-    def _opponent_receives(self, receive) -> None:
-        pairs = self.state.pairs[OPPONENT]
-        before = len(pairs)
-        receive()
-        self.view.on_opponent_received(pairs[-1] if len(pairs) > before else None)
-
-    def _advance(self) -> None:
-        state, view = self.state, self.view
-        hands = state.hands
-        while not state.over:
-            seat = state.turn
-            if not hands[seat]:
-                if state.lake_next < 52:
-                    if seat == OPPONENT:
-                        self._opponent_receives(lambda: _draw(state, OPPONENT, "empty_hand", None))
-                    else:
-                        _draw(state, PLAYER, "empty_hand", None)
-                state.turn = 1 - seat
-            elif seat == PLAYER:
-                return
-            else:
-                rank = opponent_choice(state)
-                view.on_opponent_choice(rank, state)
-                pairs = state.pairs[OPPONENT]
-                before = len(pairs)
-                _ask(state, OPPONENT, rank, None)
-                _, _, given, fished = state.history[-1]
-                view.on_opponent_ask(rank, given)
-                if fished:  # its fished card paired iff a pair beyond the given one formed
-                    formed = len(pairs) - before
-                    view.on_opponent_received(pairs[-1] if formed else None)
+        """The player asks ``rank`` (GameError if refused), then the automatic steps."""
+        peche.ask(self.state, rank, self.observer)
 
 
 # --- Honest choosers and the GLR -----------------------------------------------------
@@ -561,14 +571,6 @@ def _judge(raw: list[Observed]) -> GameAssessment:
     )
 
 
-def observe(game: WatchedGame, index: int, rank: str) -> Observed:
-    """Record the public chances and the held ranks at an ask, before it is played."""
-    ranks = game.ranks()
-    return Observed(
-        index, rank, ranks, game.chances(ranks), game.chances(ranks, inferred=False), game.held_ranks(ranks)
-    )
-
-
 def assess(
     seed: str | None, moves: list[Any], *, deck: list[str] | None = None, partial: bool = False
 ) -> GameAssessment:
@@ -592,22 +594,9 @@ def _assess_finished(seed: str, moves: tuple[str, ...]) -> GameAssessment:
 def _assess(
     seed: str | None, moves: list[Any], *, deck: list[str] | None = None, partial: bool = False
 ) -> GameAssessment:
-    game = WatchedGame(deck_for(seed, deck))
-    if not isinstance(moves, list):
-        raise GameError("bad_input", "moves is a list of ranks")
-    raw = []
-    for index, move in enumerate(moves):
-        if game.state.over:
-            raise ReplayError("extra_moves", index)
-        try:
-            _check_ask(game.state, move)
-        except GameError as exc:
-            raise ReplayError(exc.code, index, exc.detail) from None
-        raw.append(observe(game, index, move))
-        game.ask(move)
-    if not game.state.over and not partial:
-        raise ReplayError("incomplete", len(moves))
-    return _judge(raw)
+    watcher = Watcher()
+    ENGINE.replay({"seed": seed, "deck": deck}, moves, partial=partial, observer=watcher)
+    return _judge(watcher.observed)
 
 
 def judge(raw: list[Observed]) -> GameAssessment:

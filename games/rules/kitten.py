@@ -25,9 +25,9 @@ Stored moves: the server stores the number of flips the player made
 (``state.player_flips``). ``replay`` accepts that count or an explicit list of
 ``"flip"`` strings; both mean the same game.
 
-The rules live in one function, ``_play``: ``apply``, ``play_to_end`` (the
-"See result" button), ``replay`` and ``conformance`` all go through it, with or
-without building events.
+The rules live in one function, ``_play``: ``apply``, ``replay`` and
+``conformance`` all go through it, with or without building events; ``play_to_end``
+(the "See result" button) is session.play_to_end, flip by flip through ``apply``.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
+from . import session
 from .base import GameError, ReplayError, deck_for
 from .cards import RANK_INDEX, RANK_OF, RANKS
 from .events import Capture, End, Event, Flip, Outcome, event_view
@@ -239,11 +240,15 @@ def _check_seat(seat: Any) -> None:
 
 
 def play_to_end(state: KittenState, *, record: bool = True) -> list[Event] | None:
-    """Flip every remaining card ("See result"): exactly the game flipping by hand
-    gives, through the same ``_play``. Returns the events, or None if ``record`` is
-    False (the fast path)."""
-    events: list[Event] | None = [] if record else None
-    _play(state, state.limit, events)
+    """Flip every remaining card ("See result"): session.play_to_end, the one "See result"
+    of every game (flip by flip through ``apply``), returning all its events. ``record``
+    False is the fast path of ``replay`` and ``conformance`` instead: the same flips by the
+    same ``_play``, no events built; returns None."""
+    if not record:
+        _play(state, state.limit, None)
+        return None
+    events: list[Event] = []
+    session.play_to_end(ENGINE, state, limit=state.limit, events=events)
     return events
 
 

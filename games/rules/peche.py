@@ -2,11 +2,20 @@
 
 Seat 0 is the player (the only decisions: which rank to ask), seat 1 the
 perfect-memory opponent, which plays inside ``apply`` as an automatic step.
+
+The game is played by one loop: ``deal``, then ``ask`` for each of the player's asks
+(the ask and every step after it up to the player's next decision). Whoever watches a
+game is an ``Observer`` that the loop tells of each step as it is played: ``apply``'s
+events are an observer's record (``Recorder``), so are the face-up ``steps`` and
+``trace`` of a finished day, and so is the fair-play watcher (games/rules/fairplay.py),
+which sees the opponent's choices before its asks. ``replay`` is the loop over stored
+moves, with an observer if one is given.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 from .base import GameError, ReplayError, deck_for
 from .cards import RANK_OF, RANK_SET, RANKS, miss_chance
@@ -52,7 +61,6 @@ class PecheState:
         "caught",
         "knowledge",
         "over",
-        "reasons",
         "opening_events",
     )
 
@@ -73,15 +81,124 @@ class PecheState:
         self.caught: set[int] = set()
         self.knowledge = Knowledge()
         self.over = False
-        self.reasons: list[dict[str, Any]] | None = None  # replays only: why the opponent asked
         self.opening_events: list[Event] = []  # the deal plays nothing that a seat sees
 
     @property
     def lake_size(self) -> int:
         return 52 - self.lake_next
 
+    @property
+    def lake(self) -> list[str]:
+        """The lake's cards, the next one drawn first (face up: a finished day only)."""
+        return self.deck[self.lake_next :]
 
-def _receive(state: PecheState, seat: int, card: str, from_deck: bool, events: list[Event] | None) -> None:
+
+class Observer:
+    """What the loop tells whoever watches a game, step by step in play order. Every hook
+    is a no-op here: override the ones needed. A hook reads the state and never changes it.
+
+    Hooks: ``before_ask`` (the player is about to ask ``rank``: checked, not yet played);
+    ``choice`` (the opponent chose ``rank``; its ask follows); ``asked`` (``seat`` asked
+    ``rank``; ``given`` is the card handed over or None; the card moves, then the fish is
+    drawn if ``fished``, after this hook); ``drew`` (``seat`` took the lake's top card);
+    ``received`` (a card joined ``seat``'s hand, from the deck or given; ``paired``: it
+    paired at once); ``passed`` (``seat`` had no card and the lake was empty); ``ended``.
+    """
+
+    __slots__ = ()
+
+    def before_ask(self, state: PecheState, rank: str) -> None:
+        pass
+
+    def choice(self, state: PecheState, rank: str) -> None:
+        pass
+
+    def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
+        pass
+
+    def drew(self, state: PecheState, seat: int, card: str, reason: str) -> None:
+        pass
+
+    def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
+        pass
+
+    def passed(self, state: PecheState, seat: int) -> None:
+        pass
+
+    def ended(self, state: PecheState) -> None:
+        pass
+
+
+class Recorder(Observer):
+    """The events of the steps it watches (full information), as ``apply`` returns them;
+    with ``reasons``, also why the opponent asked what it asked (``opponent_reasons``)."""
+
+    __slots__ = ("events", "reasons")
+
+    def __init__(self, *, reasons: bool = False) -> None:
+        self.events: list[Event] = []
+        self.reasons: list[dict[str, Any]] | None = [] if reasons else None
+
+    def choice(self, state: PecheState, rank: str) -> None:
+        if self.reasons is not None:
+            self.reasons.append(opponent_reasons(state))
+
+    def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
+        other = 1 - seat
+        self.events.append(Ask(seat, other, rank, 0, ()) if given is None else Ask(seat, other, rank, 1, (given,)))
+
+    def drew(self, state: PecheState, seat: int, card: str, reason: str) -> None:
+        self.events.append(Draw(seat, card, reason))
+
+    def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
+        if paired:
+            self.events.append(Pair(seat, RANK_OF[card]))
+
+    def passed(self, state: PecheState, seat: int) -> None:
+        self.events.append(Pass(seat))
+
+    def ended(self, state: PecheState) -> None:
+        self.events.append(End(outcome_of(state)))
+
+
+class Observers(Observer):
+    """Several observers of one game, each told every step in the order given."""
+
+    __slots__ = ("observers",)
+
+    def __init__(self, *observers: Observer) -> None:
+        self.observers = observers
+
+    def before_ask(self, state: PecheState, rank: str) -> None:
+        for o in self.observers:
+            o.before_ask(state, rank)
+
+    def choice(self, state: PecheState, rank: str) -> None:
+        for o in self.observers:
+            o.choice(state, rank)
+
+    def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
+        for o in self.observers:
+            o.asked(state, seat, rank, given, fished)
+
+    def drew(self, state: PecheState, seat: int, card: str, reason: str) -> None:
+        for o in self.observers:
+            o.drew(state, seat, card, reason)
+
+    def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
+        for o in self.observers:
+            o.received(state, seat, card, from_deck, paired)
+
+    def passed(self, state: PecheState, seat: int) -> None:
+        for o in self.observers:
+            o.passed(state, seat)
+
+    def ended(self, state: PecheState) -> None:
+        for o in self.observers:
+            o.ended(state)
+
+
+def _receive(state: PecheState, seat: int, card: str, from_deck: bool, obs: Observer | None) -> None:
     """A card joins ``seat``'s hand; a second card of its rank pairs at once."""
     rank = RANK_OF[card]
     hand = state.hands[seat]
@@ -92,25 +209,27 @@ def _receive(state: PecheState, seat: int, card: str, from_deck: bool, events: l
         if seat == PLAYER:
             state.knowledge.known.discard(rank)
             state.knowledge.absent[rank] = state.knowledge.draws
-        if events is not None:
-            events.append(Pair(seat, rank))
         if len(state.pairs[0]) + len(state.pairs[1]) == ALL_PAIRS:
             state.over = True
+        if obs is not None:
+            obs.received(state, seat, card, from_deck, True)
         return
     hand[rank] = card
     if seat == PLAYER and from_deck:
         state.knowledge.draws += 1
+    if obs is not None:
+        obs.received(state, seat, card, from_deck, False)
 
 
-def _draw(state: PecheState, seat: int, reason: str, events: list[Event] | None) -> None:
+def _draw(state: PecheState, seat: int, reason: str, obs: Observer | None) -> None:
     card = state.deck[state.lake_next]
     state.lake_next += 1
-    if events is not None:
-        events.append(Draw(seat, card, reason))
-    _receive(state, seat, card, True, events)
+    if obs is not None:
+        obs.drew(state, seat, card, reason)
+    _receive(state, seat, card, True, obs)
 
 
-def _ask(state: PecheState, seat: int, rank: str, events: list[Event] | None) -> None:
+def _ask(state: PecheState, seat: int, rank: str, obs: Observer | None) -> None:
     """``seat`` asks for ``rank`` (precondition: it holds one); turn passes on go fish."""
     other = 1 - seat
     state.asks[seat] += 1
@@ -124,15 +243,15 @@ def _ask(state: PecheState, seat: int, rank: str, events: list[Event] | None) ->
         knowledge.absent[rank] = knowledge.draws
     fished = given is None and state.lake_next < 52
     state.history.append((seat, rank, given is not None, fished))
-    if events is not None:
-        events.append(Ask(seat, other, rank, 0, ()) if given is None else Ask(seat, other, rank, 1, (given,)))
+    if obs is not None:
+        obs.asked(state, seat, rank, given, fished)
     if given is not None:
-        _receive(state, seat, given, False, events)
+        _receive(state, seat, given, False, obs)
         return  # the same mover plays again
     if fished:
         if RANK_OF[state.deck[state.lake_next]] == rank:
             state.caught.add(len(state.history) - 1)
-        _draw(state, seat, "fish", events)
+        _draw(state, seat, "fish", obs)
     state.turn = other
 
 
@@ -181,25 +300,101 @@ def opponent_reasons(state: PecheState) -> dict[str, Any]:
     return {"rank": rank, "known": False, "chances": chances}
 
 
-def _advance(state: PecheState, events: list[Event] | None) -> None:
+def _advance(state: PecheState, obs: Observer | None) -> None:
     """Play every step that needs no decision of the player."""
     hands = state.hands
     while not state.over:
         seat = state.turn
         if not hands[seat]:
             if state.lake_next < 52:
-                _draw(state, seat, "empty_hand", events)
-            elif events is not None:
-                events.append(Pass(seat))
+                _draw(state, seat, "empty_hand", obs)
+            elif obs is not None:
+                obs.passed(state, seat)
             state.turn = 1 - seat
         elif seat == PLAYER:
             return
         else:
-            if state.reasons is not None:
-                state.reasons.append(opponent_reasons(state))
-            _ask(state, OPPONENT, opponent_choice(state), events)
-    if events is not None:
-        events.append(End(outcome_of(state)))
+            rank = opponent_choice(state)
+            if obs is not None:
+                obs.choice(state, rank)
+            _ask(state, OPPONENT, rank, obs)
+    if obs is not None:
+        obs.ended(state)
+
+
+# --- The loop: a deal, then the player's asks ------------------------------------------
+
+
+def deal(deck: list[str], observer: Observer | None = None) -> PecheState:
+    """Deal ``deck`` (checked by the caller) and play the steps before the player's first
+    ask; ``observer`` watches them (the fair-play watcher needs the opponent's dealt
+    pairs; the deal plays nothing a seat is shown, so ``new`` records no event)."""
+    state = PecheState(deck)
+    for i in range(10):
+        _receive(state, i % 2, deck[i], True, observer)
+    _advance(state, observer)
+    return state
+
+
+def check_ask(state: PecheState, rank: Any) -> None:
+    """GameError unless the player may ask ``rank`` now (the game goes on, it holds one)."""
+    if state.over:
+        raise GameError("game_over", "the game is over")
+    if not isinstance(rank, str) or rank not in RANK_SET:
+        raise GameError("bad_move", "a rank is one of A 2 … 10 J Q K")
+    if rank not in state.hands[PLAYER]:
+        raise GameError("illegal_ask", f"you hold no {rank}")
+
+
+def ask(state: PecheState, rank: Any, observer: Observer | None = None) -> None:
+    """The player asks ``rank``, then every step up to its next decision or the end: the
+    one step of the loop (``apply``, ``replay``, ``steps``, fair play). GameError if the
+    rules refuse the ask; then nothing changed."""
+    check_ask(state, rank)
+    if observer is not None:
+        observer.before_ask(state, rank)
+    _ask(state, PLAYER, rank, observer)
+    _advance(state, observer)
+
+
+def _ask_at(state: PecheState, index: int, move: Any, observer: Observer | None) -> None:
+    """``ask`` as move ``index`` of a stored list: a refusal is a ReplayError naming it."""
+    try:
+        ask(state, move, observer)
+    except GameError as exc:
+        if exc.code == "game_over":
+            raise ReplayError("extra_moves", index) from None
+        raise ReplayError(exc.code, index, exc.detail) from None
+
+
+class Step(NamedTuple):
+    """One step of a game face up (``steps``): ``index`` and ``ask`` None for the deal;
+    the events and the opponent's reasons of that ask; ``state`` the state after it (the
+    same object at every step: read it before the next)."""
+
+    index: int | None
+    ask: str | None
+    events: list[Event]
+    reasons: list[dict[str, Any]]
+    state: PecheState
+
+
+def steps(
+    seed: str | None, moves: list[Any], *, deck: list[str] | None = None, observer: Observer | None = None
+) -> Iterator[Step]:
+    """The game ask by ask, for face-up replays (``trace``, the admin's inspector): the
+    deal, then after each of the player's asks the events it led to, why the opponent
+    asked what it asked, and the state. ``observer`` also watches (e.g. the fair-play
+    watcher). Raises ReplayError at a move the rules refuse, after the steps before it."""
+    state = deal(deck_for(seed, deck), observer)
+    yield Step(None, None, [], [], state)
+    if not isinstance(moves, list):
+        raise GameError("bad_input", "moves is a list of ranks")
+    for index, move in enumerate(moves):
+        recorder = Recorder(reasons=True)
+        _ask_at(state, index, move, recorder if observer is None else Observers(recorder, observer))
+        assert recorder.reasons is not None
+        yield Step(index, move, recorder.events, recorder.reasons, state)
 
 
 def _table(state: PecheState) -> dict[str, Any]:
@@ -241,13 +436,6 @@ def result_line(state: PecheState) -> dict[str, Any]:
     }
 
 
-def _check_ask(state: PecheState, rank: Any) -> None:
-    if not isinstance(rank, str) or rank not in RANK_SET:
-        raise GameError("bad_move", "a rank is one of A 2 … 10 J Q K")
-    if rank not in state.hands[PLAYER]:
-        raise GameError("illegal_ask", f"you hold no {rank}")
-
-
 class PecheEngine:
     name = "peche"
     rules_version = 1
@@ -255,12 +443,7 @@ class PecheEngine:
     def new(self, *, seed: str | None = None, deck: list[str] | None = None, **options: Any) -> PecheState:
         if options:
             raise GameError("bad_input", f"unknown options {sorted(options)}")
-        state = PecheState(deck_for(seed, deck))
-        deck_ = state.deck
-        for i in range(10):
-            _receive(state, i % 2, deck_[i], True, None)
-        _advance(state, None)
-        return state
+        return deal(deck_for(seed, deck))
 
     def to_move(self, state: PecheState) -> int | None:
         return None if state.over else PLAYER
@@ -271,13 +454,9 @@ class PecheEngine:
         return list(state.hands[PLAYER])
 
     def apply(self, state: PecheState, move: Any) -> list[Event]:
-        if state.over:
-            raise GameError("game_over", "the game is over")
-        _check_ask(state, move)
-        events: list[Event] = []
-        _ask(state, PLAYER, move, events)
-        _advance(state, events)
-        return events
+        recorder = Recorder()
+        ask(state, move, recorder)
+        return recorder.events
 
     def is_over(self, state: PecheState) -> bool:
         return state.over
@@ -314,48 +493,40 @@ class PecheEngine:
     def event_view(self, event: Event, seat: int) -> dict[str, Any]:
         return event_view(event, seat)
 
-    def replay(self, config: dict[str, Any], moves: list[Any], *, partial: bool = False) -> PecheState:
-        """Deal and play ``moves`` without building events; ``partial``: a game still in
-        progress is fine (the server's state of an attempt being played)."""
-        state = self.new(seed=config.get("seed"), deck=config.get("deck"))
+    def replay(
+        self, config: dict[str, Any], moves: list[Any], *, partial: bool = False, observer: Observer | None = None
+    ) -> PecheState:
+        """Deal and play ``moves`` (no events built); ``partial``: a game still in progress
+        is fine (the server's state of an attempt being played). ``observer`` watches the
+        deal and every step (fair play's watcher)."""
+        state = deal(deck_for(config.get("seed"), config.get("deck")), observer)
         if not isinstance(moves, list):
             raise GameError("bad_input", "moves is a list of ranks")
         for index, move in enumerate(moves):
-            if state.over:
-                raise ReplayError("extra_moves", index)
-            try:
-                _check_ask(state, move)
-            except GameError as exc:
-                raise ReplayError(exc.code, index, exc.detail) from None
-            _ask(state, PLAYER, move, None)
-            _advance(state, None)
+            _ask_at(state, index, move, observer)
         if not state.over and not partial:
             raise ReplayError("incomplete", len(moves))
         return state
 
     def trace(self, seed: str, moves: list[str]) -> list[dict[str, Any]]:
-        """The whole game face up, for public replays once the seed is public: the deal,
-        then for each of the player's asks every event it led to (cards included), why
-        the opponent asked what it asked, and the table after it. Stops before a move
-        the rules refuse."""
-        state = self.new(seed=seed)
-        steps = [{"ask": None, "events": [], "reasons": [], **_table(state)}]
-        for move in moves:
-            if state.over:
-                break
-            try:
-                _check_ask(state, move)
-            except GameError:
-                break
-            events: list[Event] = []
-            state.reasons = []
-            _ask(state, PLAYER, move, events)
-            _advance(state, events)
-            steps.append(
-                {"ask": move, "events": [event_json(e) for e in events], "reasons": state.reasons, **_table(state)}
-            )
-        state.reasons = None
-        return steps
+        """The whole game face up, for public replays once the seed is public (``steps``
+        as JSON): the deal, then for each of the player's asks every event it led to
+        (cards included), why the opponent asked what it asked, and the table after it.
+        Stops before a move the rules refuse."""
+        out = []
+        try:
+            for step in steps(seed, moves):
+                out.append(
+                    {
+                        "ask": step.ask,
+                        "events": [event_json(e) for e in step.events],
+                        "reasons": step.reasons,
+                        **_table(step.state),
+                    }
+                )
+        except ReplayError:
+            pass
+        return out
 
     def conformance(self, case: dict[str, Any]) -> dict[str, Any]:
         try:

@@ -1,9 +1,10 @@
 """A game as its deal and its moves (lila's ``Puzzle``): every state is derived.
 
 A ``Session`` is what the site keeps of a game — engine, deal (the engine's config:
-``seed`` or ``deck`` plus options) and the moves made — and the three things it does
-with one: deal it (``new``: the opening events), rebuild the state (``replay``), and
-play one more move (``play``: the events and the seat's view after it).
+``seed`` or ``deck`` plus options) and the moves made — and what it does with one: deal
+it (``new``: the opening events) and rebuild the state (``replay``). A move is played on
+that state by the stored-game service (challenges/play.py), one move (``engine.apply``)
+or all of them (``play_to_end``, the one "See result" of every game).
 """
 
 from __future__ import annotations
@@ -11,18 +12,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .base import Engine
+from .base import DomainError, Engine
 from .events import Event
+
+# "See result" never plays more than this many moves of seat 0; engines end long before
+# (Kitten's move limit is 5000 flips in all).
+MAX_AUTO_MOVES = 100_000
 
 
 class Session:
-    __slots__ = ("engine", "deal", "moves", "seat", "_state")
+    __slots__ = ("engine", "deal", "moves", "_state")
 
-    def __init__(self, engine: Engine, deal: dict[str, Any], moves: Iterable[Any] = (), *, seat: int = 0) -> None:
+    def __init__(self, engine: Engine, deal: dict[str, Any], moves: Iterable[Any] = ()) -> None:
         self.engine = engine
         self.deal = dict(deal)
         self.moves = list(moves)
-        self.seat = seat  # whose view ``play`` returns
         self._state: Any = None
 
     @property
@@ -46,16 +50,23 @@ class Session:
         self._state = self.engine.replay(self.deal, list(self.moves), partial=True)
         return self._state
 
-    def play(self, move: Any) -> tuple[list[Event], dict[str, Any]]:
-        """Play ``move`` (GameError if refused: nothing changes) and the automatic steps
-        after it; the events (full information) and the seat's view."""
-        events = self.engine.apply(self.state, move)
-        self.moves.append(move)
-        return events, self.view()
 
-    def view(self) -> dict[str, Any]:
-        return self.engine.view(self.state, self.seat)
-
-    def seen(self, events: Iterable[Event]) -> list[dict[str, Any]]:
-        """What the seat sees of ``events``, as JSON."""
-        return [self.engine.event_view(e, self.seat) for e in events]
+def play_to_end(
+    engine: Engine, state: Any, *, limit: int = MAX_AUTO_MOVES, events: list[Event] | None = None
+) -> tuple[list[Any], list[Event]]:
+    """ "See result": seat 0's only legal move, again and again, until the game is over,
+    exactly as by hand (``engine.apply``). Returns the moves made and the events of the
+    last one; ``events``, if given, receives every event. ``has_decisions`` when
+    seat 0 has a choice (or is not to move) before the end, or after ``limit`` moves; the
+    state has then taken the moves before."""
+    made: list[Any] = []
+    last: list[Event] = []
+    while not engine.is_over(state):
+        legal = engine.legal_moves(state)
+        if engine.to_move(state) != 0 or len(legal) != 1 or len(made) >= limit:
+            raise DomainError("has_decisions", "this game cannot be played to the end automatically")
+        last = engine.apply(state, legal[0])
+        made.append(legal[0])
+        if events is not None:
+            events.extend(last)
+    return made, last

@@ -12,13 +12,9 @@ from challenges.play import one_move, play_stored
 from games.rules.base import DomainError
 from games.rules.events import Event
 from games.rules.registry import engine
-from games.rules.session import Session
+from games.rules.session import Session, play_to_end
 
 from .models import CasualGame, CasualOwner
-
-# A finished game is never replayed further than this many automatic moves of seat 0
-# ("See result"); engines end long before (Kitten's move limit is 5000 flips in all).
-MAX_AUTO_MOVES = 100_000
 
 
 def opening_events(state) -> list[Event]:
@@ -93,15 +89,7 @@ def casual_move(*, game: CasualGame, play: Any, move: int):
 
 
 def _to_the_end(eng, state) -> tuple[list[Any], list[Event]]:
-    made: list[Any] = []
-    events: list[Event] = []
-    while not eng.is_over(state):
-        legal = eng.legal_moves(state)
-        if eng.to_move(state) != 0 or len(legal) != 1 or len(made) >= MAX_AUTO_MOVES:
-            raise DomainError("has_decisions", "this game cannot be played to the end automatically")
-        events = eng.apply(state, legal[0])
-        made.append(legal[0])
-    return made, events
+    return play_to_end(eng, state)  # the rules' one "See result" (games/rules/session.py)
 
 
 def casual_play_to_end(*, game: CasualGame, move: int):

@@ -24,9 +24,9 @@ def _same_state(watched, engine) -> None:
 
 
 @pytest.mark.parametrize("style", ["random", "oldest", "newest"])
-def test_watched_game_plays_exactly_as_the_engine(style):
-    """WatchedGame re-implements peche._advance so as to watch the opponent's choices: after
-    every ask its state equals the engine's, and the replay of its asks ends alike."""
+def test_a_watched_game_is_the_engines_game(style):
+    """The watcher only looks: a game played with it (the Pêche loop with an observer) is,
+    ask after ask, the game the engine plays alone, and the replay of its asks ends alike."""
     for seed in SEEDS:
         rng = random.Random(f"{seed}/{style}")
         deck = shuffled_deck(seed)
@@ -45,6 +45,23 @@ def test_watched_game_plays_exactly_as_the_engine(style):
         assert engine.over
         replayed = ENGINE.replay({"deck": list(deck)}, moves)
         assert ENGINE.outcome(replayed) == ENGINE.outcome(engine)
+        # One record per ask, taken before it was played.
+        assert [o.rank for o in game.observed] == moves
+        assert [o.index for o in game.observed] == list(range(len(moves)))
+
+
+def test_the_watcher_sees_the_opponents_choices_before_its_asks():
+    """What the opponent's choices reveal is learnt before its ask changes the state: after
+    an ask of a rank outside what it knows of the player, the view marks as absent every
+    rank the opponent would have preferred (peche.opponent_choice's rule, in public)."""
+    deck = shuffled_deck("watched-choice")
+    game = fairplay.WatchedGame(list(deck))
+    inferred = 0
+    while not game.over:
+        before = dict(game.view.absent)
+        game.ask(game.ranks()[0])
+        inferred += len(set(game.view.absent) - set(game.view.basic.absent) - set(before))
+    assert inferred > 0
 
 
 def test_the_view_never_depends_on_the_opponents_hidden_cards():
@@ -66,14 +83,12 @@ def _play(seed: str, choose, name: str) -> tuple[float, list[str]]:
     game = fairplay.WatchedGame(shuffled_deck(seed))
     table = bench.PublicTable(game)
     rng = random.Random(f"{seed}/{name}")
-    raw: list[fairplay.Observed] = []
     moves: list[str] = []
     while not game.over:
         rank = choose(game, table, rng)
-        raw.append(fairplay.observe(game, len(raw), rank))
         moves.append(rank)
         game.ask(rank)
-    return fairplay.judge(raw).suspicion, moves
+    return fairplay.judge(game.observed).suspicion, moves
 
 
 # Fixed calibration deals (bench/fairplay.py --seed-base 0).

@@ -14,7 +14,6 @@ import pytest
 from bench import fairplay as bench
 from games.rules import fairplay
 from games.rules.cards import shuffled_deck
-from games.rules.peche import ENGINE
 
 DEALS = [f"quiet-{i}" for i in range(40)]
 QUIET_WEEK = bench.QUIET_WEEK  # 5 games: "caught within a week"
@@ -22,20 +21,14 @@ QUIET_WEEK = bench.QUIET_WEEK  # 5 games: "caught within a week"
 
 def play(seed: str, choose, name: str) -> fairplay.GameAssessment:
     """One game of ``choose`` on ``seed``, judged as verification judges it: from seed and asks."""
-    deck = shuffled_deck(seed)
-    game = fairplay.WatchedGame(list(deck))
+    game = fairplay.WatchedGame(shuffled_deck(seed))
     table = bench.PublicTable(game)
     rng = random.Random(f"{seed}/{name}")
-    shadow = ENGINE.new(deck=list(deck)) if getattr(choose, "needs_events", False) else None
-    if shadow is not None:
-        choose.start(shadow)
     moves: list[str] = []
     while not game.over:
         rank = choose(game, table, rng)
         moves.append(rank)
         game.ask(rank)
-        if shadow is not None:
-            ENGINE.apply(shadow, rank)
     return fairplay.assess(seed, moves)
 
 

@@ -1,4 +1,5 @@
-"""Session (deal + moves -> state, events, view) and the event/outcome value objects."""
+"""Session (deal + moves -> state), "See result" (session.play_to_end) and the
+event/outcome value objects."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import json
 import pytest
 
 from games.rules import gofish, kitten, peche
-from games.rules.base import GameError, ReplayError
+from games.rules.base import DomainError, GameError, ReplayError
 from games.rules.events import Ask, Draw, End, Outcome, Pass, event_json, event_view
 from games.rules.registry import GAME_NAMES, engine
-from games.rules.session import Session
+from games.rules.session import Session, play_to_end
 
 DEALS = {
     "peche": {"seed": "session-0"},
@@ -28,12 +29,32 @@ def first_legal(session: Session):
 def test_play_then_replay_gives_the_same_view(game):
     played = Session(engine(game), DEALS[game])
     played.new()
+    eng = played.engine
     for _ in range(3):
-        events, view = played.play(first_legal(played))
-        assert events and view == played.engine.view(played.state, 0)
-        json.dumps(played.seen(events))
+        move = first_legal(played)
+        events = eng.apply(played.state, move)
+        played.moves.append(move)
+        assert events
+        json.dumps([eng.event_view(e, 0) for e in events])
     again = Session(engine(game), DEALS[game], played.moves)
-    assert again.view() == played.view()
+    assert eng.view(again.state, 0) == eng.view(played.state, 0)
+
+
+def test_see_result_plays_the_only_move_to_the_end_and_refuses_a_game_with_choices():
+    """The one "See result": a Kitten game ends as flipping by hand ends it, with the
+    moves made and the last move's events; a Pêche game with a choice is refused."""
+    flipped = Session(kitten.ENGINE, DEALS["kitten"])
+    by_hand, last = [], []
+    while not flipped.state.over:
+        last = kitten.ENGINE.apply(flipped.state, "flip")
+        by_hand.append("flip")
+    seen = Session(kitten.ENGINE, DEALS["kitten"])
+    made, events = play_to_end(kitten.ENGINE, seen.state)
+    assert made == by_hand and events == last and isinstance(events[-1], End)
+    assert kitten.ENGINE.outcome(seen.state) == kitten.ENGINE.outcome(flipped.state)
+    with pytest.raises(DomainError) as refused:
+        play_to_end(peche.ENGINE, Session(peche.ENGINE, DEALS["peche"]).state)
+    assert refused.value.code == "has_decisions"
 
 
 def test_new_returns_what_the_deal_played_before_the_first_decision():
@@ -49,10 +70,10 @@ def test_new_returns_what_the_deal_played_before_the_first_decision():
 def test_a_refused_move_changes_nothing_and_a_bad_stored_move_names_its_index():
     session = Session(peche.ENGINE, DEALS["peche"])
     missing = next(r for r in peche.RANKS if r not in session.state.hands[0])
-    before = session.view()
+    before = peche.ENGINE.view(session.state, 0)
     with pytest.raises(GameError):
-        session.play(missing)
-    assert session.moves == [] and session.view() == before
+        peche.ENGINE.apply(session.state, missing)
+    assert peche.ENGINE.view(session.state, 0) == before
     with pytest.raises(ReplayError) as info:
         Session(peche.ENGINE, DEALS["peche"], [missing]).replay()
     assert info.value.index == 0
