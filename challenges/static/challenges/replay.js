@@ -128,5 +128,5 @@ root.addEventListener("click", (ev) => {
   const jump = ev.target.closest("button.jump[data-step]");
   if (!jump) return;
   go(Number(jump.dataset.step));
-  $(root, "#step-title").scrollIntoView({ block: "nearest" });
+  $(root, ".replay-board").scrollIntoView({ block: "start" });  // the steps' bar, the table and the evidence
 });
