@@ -320,9 +320,9 @@ def test_phone_portrait_and_landscape_fit_without_horizontal_scroll(new_page, lo
     page.click("#kt-auto")
     wait_phase(page, "idle", "over")
     assert no_horizontal_scroll(page)
-    assert page.get_attribute("#kt-result", "aria-label") == SEEDS[locale]["see"]
-    label_visible = page.is_visible("#kt-result .kt-label")
-    assert label_visible == (name != "portrait-ja")  # an icon button in phone portrait
+    # See result says so in words on every screen (an icon alone was not understood on
+    # phones); in phone portrait its icon stands beside the words.
+    assert page.is_visible("#kt-result .kt-label") and page.inner_text("#kt-result") == SEEDS[locale]["see"]
     assert page.is_visible("#kt-result .kt-icon") == (name == "portrait-ja")
     for selector in ("#kt-pile-0", "#kt-flip", "#kt-count-0", "#kt-count-1", "#kt-moves", "#kt-table"):
         box = page.locator(selector).bounding_box()
@@ -516,3 +516,174 @@ def test_a_whole_game_on_auto_moves_no_control_and_wraps_no_card(new_page, viewp
     assert len(seen["places"]) == 1, seen["places"]  # one layout of the controls, all game long
     assert seen["wrapped"] == 0
     assert no_horizontal_scroll(page)
+
+
+# --- issue 29: the first click, Replay, See result's words, the pace "instant", axe
+
+DEALING_SLOWLY = {**FAST, "deal": 4000}  # the deal lasts long enough to click into
+
+
+def server_moves(page) -> int:
+    """The number of moves the server stored for the page's game, asked of the API."""
+    return page.evaluate("""async () => {
+        const id = document.querySelector('#kitten').dataset.gameId;
+        return (await (await fetch(`/api/casual/kitten/games/${id}`)).json()).moves; }""")
+
+
+def test_the_first_click_on_flip_is_a_flip_during_the_deal_and_kittens_flip(new_page):
+    page = open_kitten(new_page, "fr-FR", timing=DEALING_SLOWLY)
+    page.wait_for_selector('#kitten[data-phase="dealing"]')
+    assert server_moves(page) == 0
+    page.click("#kt-flip")  # one click, mid-deal: the deal jumps to its end and the flip is made
+    page.wait_for_selector('#kitten[data-server-moves="1"]', timeout=3000)
+    wait_phase(page, "idle")
+    assert server_moves(page) == 1 and current(page).moves == ["flip"]
+    assert shown(page)["moves"] == 2 and shown(page)["piles"][0] < 26  # the player's flip, then Kitten's
+
+    page.click("#kt-new")  # the next game is Kitten's to open: the click waits for the player's turn
+    page.click("#kt-confirm-ok")
+    page.wait_for_selector('#kitten[data-phase="dealing"]')
+    assert current(page).options["first"] == "opponent"
+    page.click("#kt-flip")
+    page.wait_for_selector('#kitten[data-server-moves="1"]', timeout=3000)
+    wait_phase(page, "idle")
+    assert server_moves(page) == 1 and shown(page)["moves"] == 3  # Kitten, the player, Kitten
+
+    # During Kitten's flip (4 s here) a click on Flip is the player's next flip.
+    page.add_init_script(f"window.KITTEN_TIMING = {json.dumps(SLOW_FLIP)};")  # runs after the first one
+    page.reload()
+    wait_phase(page, "idle")
+    page.click("#kt-pile-0")
+    page.wait_for_selector('#kitten[data-phase="opponent"][data-animating="true"]', timeout=8000)
+    page.click("#kt-flip")
+    page.wait_for_selector('#kitten[data-server-moves="3"]', timeout=3000)
+    assert server_moves(page) == 3
+
+
+@pytest.mark.parametrize(("locale", "word"), [("fr-FR", "Rejouer"), ("de-DE", "Neue Runde"), ("ja-JP", "もう一局")])
+def test_replay_keeps_the_seeds_word_and_starts_again_at_once(new_page, locale, word):
+    page = open_kitten(new_page, locale)
+    wait_phase(page, "idle")
+    page.click("#kt-result")
+    page.click("#kt-confirm-ok")
+    wait_phase(page, "over")
+    assert page.inner_text("#kt-replay") == word
+    over = current(page)
+    # Right after the click, before the server answered: no question, the end panel gone,
+    # Flip enabled and focused for the keyboard.
+    after = page.evaluate("""() => {
+        document.querySelector('#kt-replay').click();
+        const a = document.activeElement;
+        return { end: document.querySelector('#kt-end').hidden, focus: a.id, disabled: a.disabled,
+                 dialog: document.querySelector('#kt-confirm').open }; }""")
+    assert after == {"end": True, "focus": "kt-flip", "disabled": False, "dialog": False}
+    page.keyboard.press("Enter")  # the first key in the new game flips
+    page.wait_for_selector('#kitten[data-server-moves="1"]', timeout=3000)
+    assert current(page).pk != over.pk and server_moves(page) == 1
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "ja-JP"])
+def test_see_result_has_visible_words_on_a_phone(new_page, locale):
+    page = open_kitten(new_page, locale, viewport={"width": 390, "height": 844})
+    wait_phase(page, "idle")
+    label = page.locator("#kt-result .kt-label")
+    assert label.is_visible() and label.inner_text() == SEEDS[locale]["see"]
+    box, button = label.bounding_box(), page.locator("#kt-result").bounding_box()
+    assert box["width"] > 20 and box["x"] >= button["x"] and box["x"] + box["width"] <= button["x"] + button["width"]
+    assert button["x"] >= 0 and button["x"] + button["width"] <= 390 and no_horizontal_scroll(page)
+
+
+LONG_GAME_SEED = "kt0"  # first="player": 515 flips
+
+
+def test_auto_at_the_pace_instant_plays_a_whole_game_in_one_request_without_animation(new_page):
+    """500 flips one request each took minutes even at the fastest pace; at "instant" Auto
+    asks the server for the rest at once (POST …/finish) and animates nothing on the way:
+    the page's own durations (not KITTEN_TIMING), every Web Animation it starts counted."""
+    page = new_page(viewport={"width": 390, "height": 844})
+    page.add_init_script("""
+        window.__motion = { ms: 0, count: 0 };
+        const animate = Element.prototype.animate;
+        Element.prototype.animate = function (frames, options) {
+            const o = typeof options === "number" ? { duration: options } : options || {};
+            window.__motion.ms += (o.duration || 0) + (o.delay || 0);
+            window.__motion.count += 1;
+            return animate.call(this, frames, options);
+        };""")
+    calls = []
+    page.on("request", lambda r: r.method == "POST" and calls.append(r.url.rsplit("/", 1)[-1]))
+    page.goto(page.base + "/kitten/")
+    wait_phase(page, "idle")
+    restart_with(page, LONG_GAME_SEED)
+    page.select_option("#kt-pace", "instant")
+    page.evaluate("window.__motion = { ms: 0, count: 0 }")
+    calls.clear()
+    page.click("#kt-auto")
+    wait_phase(page, "over", timeout=15_000)
+    game = current(page)
+    assert game.status == "over" and page.inner_text("#kt-end-moves") == "515"
+    assert (
+        server_view(game)["outcome"]
+        == ENGINE.outcome(ENGINE.replay({"seed": LONG_GAME_SEED, "first": "player"}, game.moves)).as_dict()
+    )
+    assert calls == ["finish"]  # one request for the 515 flips (not 258 of …/moves)
+    motion = page.evaluate("window.__motion")
+    assert motion["ms"] <= 5000, motion  # at most 5 s of animation for the whole game
+    assert page.get_attribute("#kt-auto", "aria-pressed") == "true"
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "ja-JP"])
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}])
+def test_no_serious_axe_violation_in_any_state(new_page, locale, viewport):
+    """The deal, the first-game hint, Kitten's turn with its "wait", a capture shown, a
+    game under way with a low pile, the dialog, the end, and Replay's new deal."""
+    from .test_accessibility import axe_run, serious
+
+    size = f"{locale[:2]}-{viewport['width']}"
+    timing = {**FAST, "deal": 60_000, "opponent": 2000, "highlight": 2500}
+    page = open_kitten(new_page, locale, timing=timing, viewport=viewport)
+    found = {}
+
+    def check(state):
+        found[state] = serious(axe_run(page))
+
+    page.wait_for_selector('#kitten[data-phase="dealing"]')
+    check("dealing")
+    page.click("#kt-skip")
+    wait_phase(page, "idle")
+    assert page.is_visible("#kt-hint")
+    check("start")
+    screenshot(page, f"kitten-29-start-{size}")
+    restart_with(page, CAPTURE_SEED)
+    page.click("#kt-flip")
+    page.wait_for_selector('#kitten[data-phase="opponent"]')
+    page.click("#kt-pile-0")
+    assert page.inner_text("#kt-status") == SEEDS[locale]["wait"]
+    check("waiting")
+    wait_phase(page, "idle")
+    page.click("#kt-flip")  # move 3 fishes
+    page.wait_for_selector("#kt-table .kt-match")
+    check("capture")
+    wait_phase(page, "idle")
+    game = current(page)
+    game.seed, game.options, game.moves = SHORT_SEED, {"first": "player"}, ["flip"] * 23
+    game.save()
+    page.reload()
+    wait_phase(page, "idle")
+    page.click("#kt-auto")  # pressed, then off again
+    page.click("#kt-auto")
+    wait_phase(page, "idle")
+    check("mid-game")
+    screenshot(page, f"kitten-29-mid-{size}")
+    page.click("#kt-result")
+    page.wait_for_selector("#kt-confirm[open]")
+    check("dialog")
+    page.click("#kt-confirm-ok")
+    wait_phase(page, "over")
+    check("end")
+    screenshot(page, f"kitten-29-end-{size}")
+    page.click("#kt-replay")
+    page.wait_for_selector('#kitten[data-phase="dealing"]')
+    check("replay")
+    assert no_horizontal_scroll(page)
+    assert not any(found.values()), found

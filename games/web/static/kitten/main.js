@@ -76,7 +76,7 @@ async function playFlip(event, gen) {
   if (event.seat === 1) {
     S.opponentThinks(state);
     draw();
-    await playback.think(timing.opponent);
+    await playback.think(state.wantFlip ? 0 : timing.opponent);
     if (gen !== state.gen) return;
   }
   S.showFlip(state, event, playback.motion(timing.flip));
@@ -103,17 +103,25 @@ async function playEvents(events, gen) {
   return (await playback.play(flips, (event) => playFlip(event, gen), { finishes: "step" })) && gen === state.gen;
 }
 
+// Idle again: the flip asked for meanwhile is made, else Auto goes on.
 function settle(game) {
   S.settle(state, game, game.status === "playing" ? null : endTexts(game.view.outcome).status);
   draw();
-  if (state.phase === "idle") scheduleAuto();
+  if (state.phase !== "idle") return;
+  if (state.wantFlip) flip();
+  else scheduleAuto();
 }
 
 async function scheduleAuto() {
   const gen = state.gen;
   if (!state.auto || state.phase !== "idle") return;
   await playback.think(timing.auto);
-  if (gen === state.gen && state.auto && state.phase === "idle" && !state.animating) flip();
+  // At the pace "instant" the server plays the rest in one request: a game of 500 flips
+  // ends at once instead of after 500 round trips (the animation is that of the end).
+  if (gen === state.gen && state.auto && state.phase === "idle" && !state.animating) {
+    if (state.pace === "instant") toTheEnd();
+    else flip();
+  }
 }
 
 // --- server calls
@@ -185,7 +193,8 @@ async function deal(first, gen) {
 async function newGame() {
   interrupt();
   const gen = state.gen;
-  S.setPhase(state, "busy");
+  S.setPhase(state, "loading");  // the end panel goes at once; a click on Flip is kept
+  draw();
   let game;
   try {
     game = await api.casualCreate(GAME);
@@ -201,16 +210,19 @@ async function newGame() {
   if (game.view.first === "opponent") S.setStatus(state, opponentFirst());
   draw();
   if (await playEvents(game.events, gen)) {
-    settle(game);
     S.setStatus(state, finalStatus(game));
-    draw();
+    settle(game);
   }
 }
 
 async function seeResult() {
   const game = state.game;
   if (!game || game.status !== "playing") return;
-  if (!(await confirm(els, pgettext("kitten", "See the result now? The remaining cards are flipped at once.")))) return;
+  if (await confirm(els, pgettext("kitten", "See the result now? The remaining cards are flipped at once."))) await toTheEnd();
+}
+
+// The server flips the remaining cards (See result, Auto at the pace "instant").
+async function toTheEnd() {
   interrupt();
   await pending.catch(() => undefined);
   const gen = state.gen;
@@ -228,11 +240,20 @@ async function seeResult() {
 async function askNewGame() {
   const playing = state.game && state.game.status === "playing";
   if (playing && !(await confirm(els, pgettext("kitten", "Start a new game? This game will be abandoned.")))) return;
+  S.setWantFlip(state, false);  // a click meant for the old game
   await newGame();
 }
 
 // --- input
-function flipRequest() {
+// Flip is a control: a click during the deal (or before it), or during Kitten's flip,
+// finishes what is shown and the flip is made as soon as it is the player's turn — the
+// first click is never lost. The pile and the keys only finish an animation (the seeds).
+function flipRequest(ev) {
+  if (ev && ev.currentTarget === els.flip
+      && (state.phase === "loading" || state.phase === "dealing" || (state.animating && state.shown.turn === "opponent"))) {
+    S.setWantFlip(state, true);
+    return;
+  }
   if (state.phase === "opponent") {
     S.setStatus(state, pgettext("kitten", "Wait for the opponent"));
     draw();
@@ -242,8 +263,8 @@ function flipRequest() {
 }
 
 // The seed's rule: during an animation a tap or key only finishes it (no card is flipped
-// too many); a control also does what it says. Flip and the pile are the table's own.
-const CONTROL = ".kt-controls button:not(#kt-flip), #kt-skip, .kt-end button, .kt-pace select";
+// too many); a control also does what it says. The pile is the table's own.
+const CONTROL = ".kt-controls button, #kt-skip, .kt-end button, .kt-pace select";
 const isControl = (target) => target instanceof Element && Boolean(target.closest(CONTROL));
 
 finishOnInput(root, playback, { active: () => state.animating && !els.dialog.open, controls: CONTROL });
@@ -274,7 +295,10 @@ control(els.auto, () => {
 });
 control(els.result, seeResult);
 control(els.newGame, askNewGame);
-control(els.replay, newGame);
+control(els.replay, () => {
+  newGame();
+  els.flip.focus();  // the end panel is gone: Enter or Space flips in the new game
+});
 els.pace.addEventListener("change", () => {
   if (Object.hasOwn(PACES, els.pace.value)) S.setPace(state, els.pace.value);
   savePace(GAME, state.pace);

@@ -94,7 +94,7 @@ export function render(state, els) {
   els.fullscreen.hidden = state.fullscreen === null;
   els.fullscreen.setAttribute("aria-pressed", String(Boolean(state.fullscreen)));
   const playing = game && game.status === "playing";
-  els.flip.disabled = !playing;
+  els.flip.disabled = !playing && state.phase !== "loading";  // a click while a game comes is kept
   els.result.disabled = !playing;
   for (const [k, v] of Object.entries(state.tally)) {
     const b = els.tally.querySelector(`[data-tally="${k}"]`);

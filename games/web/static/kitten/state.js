@@ -11,6 +11,7 @@ export function createState() {
     dealing: false,
     motion: null,  // {kind: deal | flip | slide, seat, start, ms}: the movement to play
     auto: false,
+    wantFlip: false,  // Flip was clicked during the deal or Kitten's flip: made once it is the player's turn
     pace: "normal",  // casual/pace.js PACES
     status: "",
     hint: false,
@@ -50,7 +51,10 @@ export function settle(state, game, overStatus) {
   showView(state, game.view);
   state.phase = game.status === "playing" ? "idle" : "over";
   state.hint = state.phase === "idle" && game.number === 1 && game.moves === 0;
-  if (state.phase === "over") state.status = overStatus;
+  if (state.phase === "over") {
+    state.status = overStatus;
+    state.wantFlip = false;
+  }
 }
 
 export const setPhase = setField("phase");
@@ -59,6 +63,7 @@ export const setPhase = setField("phase");
 export function asking(state) {
   state.phase = "busy";
   state.hint = false;
+  state.wantFlip = false;
 }
 
 // A request failed: the game is still where it was.
@@ -134,5 +139,6 @@ export function showAfter(state, event, status) {
 
 export const setStatus = setField("status");
 export const setAuto = setField("auto");
+export const setWantFlip = setField("wantFlip");
 export const setPace = setField("pace");
 export const setFullscreen = setField("fullscreen");
