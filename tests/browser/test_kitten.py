@@ -524,10 +524,11 @@ DEALING_SLOWLY = {**FAST, "deal": 4000}  # the deal lasts long enough to click i
 
 
 def server_moves(page) -> int:
-    """The number of moves the server stored for the page's game, asked of the API."""
+    """The number of moves the server stored for the page's game (the player's flips),
+    asked of the API: its ``move``, the count a next move sends back."""
     return page.evaluate("""async () => {
         const id = document.querySelector('#kitten').dataset.gameId;
-        return (await (await fetch(`/api/casual/kitten/games/${id}`)).json()).moves; }""")
+        return (await (await fetch(`/api/casual/kitten/games/${id}`)).json()).move; }""")
 
 
 def test_the_first_click_on_flip_is_a_flip_during_the_deal_and_kittens_flip(new_page):
