@@ -60,9 +60,12 @@ function evidenceLayer(step, at) {
     return;
   }
   const best = e.ranks.filter((r, i) => e.chances[i] === e.best_chance);
+  const chose = e.ranks.length === 1
+    ? `${name} held only one rank and asked for it, ${aRank(e.rank)}, which the table gave a ${percent.format(e.public_chance)} chance: no choice.`
+    : `${name} asked for ${aRank(e.rank)}, which the table gave a ${percent.format(e.public_chance)} chance; `
+      + (e.public_chance >= e.best_chance ? "no rank of its hand had more." : `the best was ${ranks(best)} at ${percent.format(e.best_chance)}.`);
   node.replaceChildren(
-    el("p", { text: `${name} asked for ${aRank(e.rank)}, which the table gave a ${percent.format(e.public_chance)} chance; `
-      + (e.public_chance >= e.best_chance ? "no rank of its hand had more." : `the best was ${ranks(best)} at ${percent.format(e.best_chance)}.`) }),
+    el("p", { text: chose }),
     el("p", { text: truthText(e) }),
     el("p", { class: "weight", "data-llr": e.llr, text: weightText(e) }),
     el("dl", { class: "figures" },
@@ -102,11 +105,13 @@ function opponentLayer(step) {
   const k = step.knew;
   const lines = [];
   if (k.known.length) lines.push(`Sure ${name} holds ${ranks(k.known)}: ${name} asked for ${k.known.length > 1 ? "them" : "it"} and the opponent had none.`);
-  const none = Object.keys(k.absent).filter((r) => k.absent[r] === k.draws);
+  // A rank it knows the player holds now is held, whatever it lacked before.
+  const absent = Object.keys(k.absent).filter((r) => !k.known.includes(r));
+  const none = absent.filter((r) => k.absent[r] === k.draws);
   if (none.length) lines.push(`Sure ${name} holds no ${ranks(none)}: asked, given or paired since ${name}'s last new card.`);
   // Older absences, by how many new cards have come since: one line each.
   const ago = new Map();
-  for (const r of Object.keys(k.absent).filter((q) => k.absent[q] < k.draws)) {
+  for (const r of absent.filter((q) => k.absent[q] < k.draws)) {
     const n = k.draws - k.absent[r];
     ago.set(n, [...(ago.get(n) || []), r]);
   }
