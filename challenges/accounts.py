@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games.rules.base import DomainError
 
-from . import hooks
+from . import hooks, names
 from .auth import forget_user
 from .models import Attempt, DeviceCode, Player, SignUp
 from .services import clean_name, hash_token
@@ -49,7 +49,7 @@ def player_rename(*, player: Player, name: Any) -> Player:
             # A new name is checked like a first one: a look-alike kept from before the fold
             # (name_key_shared) holds its key under the unique constraint from now on.
             Player.objects.filter(pk=player.pk, deleted_at__isnull=True).update(
-                name=name, name_key=key, name_key_shared=False
+                name=name, name_key=key, name_look=names.name_look(name), name_key_shared=False
             )
     except IntegrityError:  # the unique look-alike key: the player's own key is theirs
         raise AccountError("name_taken", "this name, or one that looks like it, is already taken") from None
@@ -220,6 +220,7 @@ def player_delete(*, player: Player, now: dt.datetime | None = None) -> None:
         Player.objects.filter(pk=player.pk).update(
             name="",
             name_key=f"\tdeleted {player.pk}",
+            name_look="",
             token_hash=hash_token(secrets.token_urlsafe(32)),
             deleted_at=now,
             user=None,

@@ -28,6 +28,11 @@ class Player(models.Model):
     # first compared by their fold (migration 0004): kept as it was, outside the unique
     # key, listed by `manage.py name_collisions`; a new name clears it.
     name_key_shared = models.BooleanField(default=False, db_default=False)  # raw inserts too (bench)
+    # What the name looks like in the case it is shown in (names.look: capital I and small l
+    # one shape, 0 and O another): a second key beside name_key, unique where not shared.
+    # Empty for a deleted account (and for rows written in plain SQL, as benches do): no
+    # name's look is empty, and the constraint leaves empty ones out.
+    name_look = models.CharField(max_length=200, blank=True, default="", db_default="", db_index=True)
     # A bearer token for API clients; only its SHA-256 is stored.
     token_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -41,7 +46,12 @@ class Player(models.Model):
             # neither stop the migration nor get renamed behind their players' backs.
             models.UniqueConstraint(
                 fields=["name_key"], condition=models.Q(name_key_shared=False), name="one_player_per_name_key"
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["name_look"],
+                condition=models.Q(name_key_shared=False) & ~models.Q(name_look=""),
+                name="one_player_per_name_look",
+            ),
         ]
 
     def __str__(self) -> str:

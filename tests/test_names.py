@@ -1,7 +1,9 @@
-"""Look-alike names: compared by their fold (NFKC, case, the confusables of Unicode TS #39
-with 0/O, 1/l/I, 5/S and Greek and Cyrillic letters, spaces and - _ . ' left out); names
-that mix scripts to imitate another are refused. Players whose names looked alike before
-the fold keep them: the migration shares their key and a command lists them."""
+"""Look-alike names: compared by two keys, the fold (NFKC, case, the confusables of Unicode
+TS #39 with 0/O, 1/l, 5/S and Greek and Cyrillic letters, spaces and - _ . ' left out) and
+the look (the same shapes in the case shown: capital I, small l and 1 alike); names that
+mix scripts to imitate another are refused. Names that differ in every case they can be
+shown in (Lia and Ila) are two names. Players whose names looked alike before the fold
+keep them: the migrations share their key and a command lists them."""
 
 import io
 
@@ -11,7 +13,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from challenges.models import Player
-from challenges.names import fold
+from challenges.names import fold, look, look_alike, name_key, name_look
 from challenges.services import player_authenticate, player_set_password
 from tests.conftest import new_player
 
@@ -65,13 +67,19 @@ def test_names_are_shown_in_their_plain_form(api):
         ("PerfectMain", "Perfect Main"),
         ("PerfectMain", "Perfect-Main"),
         ("PerfectMain", "perfect.main"),
-        ("Bill", "B1ll"),  # 1/l/I
-        ("Bill", "BIll"),
+        ("BIll", "B1ll"),  # capital I and 1, as shown
+        ("Bill", "BIll"),  # the same letters in another case
+        ("Paul", "PauI"),  # capital I for l
+        ("Ila", "lla"),
+        ("Alex", "A1ex"),
+        ("PayPal", "pay pal"),
+        ("PayPal", "Pay-Pal"),
         ("Sam", "5am"),
         ("O'Neil", "ONeil"),
         ("Papa", "Рара"),  # every letter Cyrillic: one script, and it looks Latin
         ("NINA", "ΝΙΝΑ"),  # every letter Greek
         ("ВОВА", "вова"),  # one Cyrillic name in two cases
+        ("ВОВА", "BOBA"),  # the Latin capitals it looks like
     ],
 )
 def test_look_alike_names_are_one_name(api, existing, look_alike):
@@ -83,10 +91,43 @@ def test_look_alike_names_are_one_name(api, existing, look_alike):
 
 
 @pytest.mark.parametrize(
-    "one, other", [("Ann", "Anne"), ("José", "Jose"), ("Вова", "Bova"), ("Alex", "Alexa"), ("Sam", "Som")]
+    "one, other",
+    [
+        ("Ann", "Anne"),
+        ("José", "Jose"),
+        ("Вова", "Bova"),
+        ("Alex", "Alexa"),
+        ("Sam", "Som"),
+        # i and l differ as shown in either case (Lia / Ila, LIA / ILA): only a capital I
+        # looks like l, and neither of these has one where the other has an l.
+        ("Lia", "Ila"),
+        ("Eli", "Ell"),
+        ("Emil", "Emll"),
+        ("Lili", "Lill"),
+        # The digit 1 looks like capital I and small l, not like a dotted i.
+        ("Bill", "B1ll"),
+    ],
 )
-def test_names_that_do_not_look_alike_fold_apart(one, other):
-    assert fold(one) != fold(other)
+def test_names_that_do_not_look_alike_are_two_names(one, other):
+    assert not look_alike(one, other)
+    assert (name_key(one), name_look(one)) != (name_key(other), name_look(other))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("existing, other", [("Lia", "Ila"), ("Eli", "Ell"), ("Ila", "Lia"), ("Bill", "B1ll")])
+def test_names_that_only_the_old_fold_joined_are_free(api, existing, other):
+    """The first fold joined i with l once case folded (capital I looks like l): Ila was
+    refused beside Lia. Each is now someone's name."""
+    new_player(existing)
+    response = api.post("/api/players", {"name": other}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["name"] == other
+
+
+def test_the_look_keeps_case_and_joins_shapes():
+    assert look("PauI") == look("Paul") and fold("PauI") != fold("Paul")
+    assert look("AltS6O") == look("AltS60") == look("AltS 60")
+    assert look("Lia") != look("LIA") and fold("Lia") == fold("LIA")  # one name by its fold
 
 
 def test_fold_is_a_plain_function_of_any_text():
@@ -103,6 +144,19 @@ def test_a_rename_to_a_look_alike_is_refused(api):
     response = renamer.patch("/api/players/me", {"name": "AltS6O"}, format="json")
     assert response.status_code == 409 and response.json()["error"] == "name_taken"
     assert renamer.patch("/api/players/me", {"name": "Someone-Else"}, format="json").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_name_that_only_looks_alike_as_shown_is_refused_and_a_deleted_players_is_free(api):
+    paul = new_player("Paul")
+    renamer = new_player("Someone Else")
+    response = renamer.patch("/api/players/me", {"name": "PauI"}, format="json")  # capital I
+    assert response.status_code == 409 and response.json()["error"] == "name_taken"
+    assert new_player_response("PauI").status_code == 409
+    # A deleted account's name goes with it: its fold and its look are free again.
+    assert paul.delete("/api/players/me").status_code == 204
+    assert renamer.patch("/api/players/me", {"name": "PauI"}, format="json").status_code == 200
+    assert new_player_response("Paul").status_code == 409  # now PauI's look
 
 
 # --- players from before the fold -----------------------------------------------------------
@@ -180,3 +234,63 @@ def new_player_response(name: str):
     from rest_framework.test import APIClient
 
     return APIClient().post("/api/players", {"name": name}, format="json")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_two_keys_share_only_what_looks_alike_and_list_the_rest():
+    """Under 0005 (one key, i -> l) Ila shared Lia's key and PauI Paul's; migration 0006
+    gives everyone their fold and look again, oldest first: Ila holds a key of its own,
+    PauI still shares (it looks like Paul), nobody is renamed; going back restores the
+    single key, and the command lists the groups that are left."""
+    migrate_to("0005_linked_accounts")
+    try:
+        from django.db.migrations.loader import MigrationLoader
+
+        old = MigrationLoader(connection).project_state(("challenges", "0005_linked_accounts")).apps
+        OldPlayer = old.get_model("challenges", "Player")
+        held: set[str] = set()
+        for i, name in enumerate(["Lia", "Paul", "Ila", "PauI", "Eli", "Ell"]):
+            key = fold(name).replace("i", "l")  # 0004's fold
+            OldPlayer.objects.create(
+                name=name, name_key=key, name_key_shared=key in held, token_hash=f"token {i}".ljust(64, "x")
+            )
+            held.add(key)
+        assert OldPlayer.objects.filter(name_key_shared=True).count() == 3  # Ila, PauI, Ell
+    finally:
+        migrate_to(None)  # through 0006_name_look, the migration under test
+
+    def state():
+        return {p.name: (p.name_key, p.name_look, p.name_key_shared) for p in Player.objects.all()}
+
+    after = state()
+    assert {name: shared for name, (_, _, shared) in after.items()} == {
+        "Lia": False,
+        "Paul": False,
+        "Ila": False,
+        "PauI": True,
+        "Eli": False,
+        "Ell": False,
+    }
+    assert all(after[name][:2] == (name_key(name), name_look(name)) for name in after)
+    # A newcomer meets both keys: Paul's look in PauI's capital I, Lia's fold in LIA.
+    assert new_player_response("PaulI").status_code == 201
+    for name in ("PauI", "LIA", "ILA"):
+        response = new_player_response(name)
+        assert response.status_code == 409 and response.json()["error"] == "name_taken", name
+    out = io.StringIO()
+    call_command("name_collisions", stdout=out)
+    report = out.getvalue()
+    assert "'Paul'" in report and "'PauI'" in report and "kept, shares the key" in report, report
+    assert "'Lia'" not in report and "'Ila'" not in report
+    assert "groups of look-alike names: 1, players in them: 2; nobody renamed" in report
+
+    # Back to 0005: the single key of 0004 again, Ila sharing Lia's.
+    migrate_to("0005_linked_accounts")
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT name, name_key, name_key_shared FROM challenges_player")
+            back = {name: (key, shared) for name, key, shared in cursor.fetchall()}
+        assert back["Ila"] == ("lla", True) and back["Lia"] == ("lla", False)
+        assert back["PauI"] == ("paul", True) and back["PaulI"] == ("paull", False)
+    finally:
+        migrate_to(None)
