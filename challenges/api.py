@@ -8,8 +8,8 @@ import secrets
 
 from django.conf import settings
 from django.contrib.auth import login, logout, update_session_auth_hash
-from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, status
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
@@ -103,6 +103,47 @@ class AskIn(Input):
     # sees it first.
     rank = Choice(RANKS, outside="bad_move", help_text="A rank in the player's hand.")
     move = Whole(help_text="The number of asks already made (the view's `move`).")
+
+
+# --- what the attempts' endpoints return (challenges/selectors.py ``attempt_view``) ---------
+
+
+@extend_schema_serializer(component_name="AttemptView")
+class AttemptOut(doc.GameView):
+    """A daily game as its player sees it: the fields of every game's view, Pêche's view of
+    the player's seat, and the day's own fields."""
+
+    status = serializers.ChoiceField(["playing", "verifying", "verified", "rejected"])
+    move = serializers.IntegerField(help_text="Asks made so far: send it back as the next ask's `move`.")
+    hand = serializers.ListField(child=serializers.CharField(), help_text="The player's own cards, e.g. `10H`.")
+    player_pairs = serializers.ListField(child=serializers.CharField())
+    opponent_pairs = serializers.ListField(child=serializers.CharField())
+    opponent_hand_size = serializers.IntegerField()
+    lake_size = serializers.IntegerField()
+    asks = serializers.IntegerField()
+    opponent_asks = serializers.IntegerField()
+    history = doc.HistoryEntry(many=True)
+    turn = serializers.ChoiceField(["player", "opponent"], allow_null=True)
+    over = serializers.BooleanField()
+    outcome = doc.Outcome(allow_null=True)
+    date = serializers.DateField()
+    ranked = serializers.BooleanField(help_text="False for practice on a past day.")
+    reject_reason = serializers.CharField(required=False, help_text="Only when `rejected`.")
+    result = doc.VerifiedResult(required=False, help_text="Only when `verified`.")
+    asks_until = serializers.DateTimeField(
+        required=False, help_text="Ranked games only: the day's `reveals_at`, the last moment an ask is accepted."
+    )
+    day_closed = serializers.BooleanField(
+        required=False,
+        help_text="Ranked games only: true once `asks_until` has passed (an "
+        "unfinished game then never ranks; it may go on as practice "
+        "by starting that day's attempt).",
+    )
+
+
+@extend_schema_serializer(component_name="AttemptAfterAsk")
+class AttemptAfterAskOut(AttemptOut):
+    events = doc.Event(many=True, help_text="Everything since the ask, the opponent's turn included.")
 
 
 class PlayersView(APIView):
@@ -282,8 +323,8 @@ class AttemptStartView(APIView):
         parameters=[doc.DATE],
         request=None,
         responses={
-            201: doc.AttemptView,
-            200: doc.AttemptView,
+            201: AttemptOut,
+            200: AttemptOut,
             **doc.errors(
                 (400, doc.error("`bad_date`")),
                 (401, doc.NOT_AUTHENTICATED),
@@ -309,8 +350,7 @@ class AttemptStartView(APIView):
 
 
 def own_attempt(request, attempt_id: int) -> Attempt:
-    player = require_player(request)
-    attempt = Attempt.objects.select_related("challenge").filter(pk=attempt_id, player=player).first()
+    attempt = selectors.own_attempt(attempt_id=attempt_id, player=require_player(request))
     if attempt is None:
         raise ApiError("not_found", "no such attempt")
     return attempt
@@ -322,7 +362,7 @@ class AttemptView(APIView):
         tags=["attempts"],
         parameters=[doc.ATTEMPT_ID],
         responses={
-            200: doc.AttemptView,
+            200: AttemptOut,
             401: doc.NOT_AUTHENTICATED,
             404: doc.error("`not_found`, also for another player's attempt"),
         },
@@ -341,7 +381,7 @@ class AskView(APIView):
         request=AskIn,
         examples=[doc.ASK_EXAMPLE],
         responses={
-            200: doc.AttemptAfterAsk,
+            200: AttemptAfterAskOut,
             **doc.errors(
                 (400, doc.error("`illegal_ask` (rank not in hand), `bad_move`, or a malformed body")),
                 (401, doc.NOT_AUTHENTICATED),
@@ -374,18 +414,4 @@ class MyAttemptsView(APIView):
         operation_id="player_attempts", tags=["players"], responses={200: doc.MyAttempts, 401: doc.NOT_AUTHENTICATED}
     )
     def get(self, request):
-        player = require_player(request)
-        rows = []
-        for attempt in selectors.player_attempts(player=player):
-            result = getattr(attempt, "result", None)
-            rows.append(
-                {
-                    "id": attempt.pk,
-                    "date": attempt.challenge.date.isoformat(),
-                    "ranked": attempt.ranked,
-                    "status": attempt.status,
-                    "asks": len(attempt.moves),
-                    "score": result.score if result else None,
-                }
-            )
-        return Response({"attempts": rows})
+        return Response({"attempts": selectors.player_attempts(player=require_player(request))})

@@ -1,5 +1,8 @@
 """Who is asking: a browser's Django session, or an API client's token.
 
+The API's own side of a token (DRF's authentication class) is in auth_api.py: this module
+is below the API layer, and the account services (accounts.py) use it.
+
 Nothing is remembered in a process between requests. Each request reads its credentials
 where every process reads them — the session from Redis (cached_db, config/sessions.py),
 a token's user from Redis or the database — so a log-out, a password change or a new
@@ -44,7 +47,6 @@ from django.contrib.sessions.backends.cached_db import KEY_PREFIX as SESSION_COP
 from django.core.cache import caches
 from django.db import transaction
 from django.db.models.signals import pre_delete, pre_save
-from rest_framework import authentication, exceptions
 
 from config.cache import FAILED, GuardedRedisCache
 from games.rules.base import DomainError
@@ -186,30 +188,6 @@ def player_for_token(token: str) -> Player | None:
     if cache is not None:
         _keep(cache, user, read_at, digest)
     return user.player
-
-
-class PlayerTokenAuthentication(authentication.BaseAuthentication):
-    """``Authorization: Token <token>``; the request's user is then the player's user."""
-
-    keyword = "Token"
-
-    def authenticate(self, request):
-        header = authentication.get_authorization_header(request).split()
-        if not header or header[0].lower() != self.keyword.lower().encode():
-            return None
-        if len(header) != 2:
-            raise exceptions.AuthenticationFailed("send 'Authorization: Token <token>'")
-        try:
-            token = header[1].decode()
-        except UnicodeError:
-            raise exceptions.AuthenticationFailed("bad token") from None
-        player = player_for_token(token)
-        if player is None or not player.user.is_active:
-            raise exceptions.AuthenticationFailed("unknown token")
-        return player.user, token
-
-    def authenticate_header(self, request):
-        return self.keyword
 
 
 class PrefetchMiddleware:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 from django.db import connection, models
 from django.utils import timezone
@@ -121,3 +121,34 @@ def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | N
     for name, value in changes.items():
         setattr(game, name, value)
     return eng, state, events
+
+
+class GameView(TypedDict):
+    """What a player sees of a stored game, daily or casual, in one shape: these fields,
+    then every field of the engine's seat-0 view (``Engine.view``: its hand, pairs or
+    piles, ``over``, ``outcome``…) at the same level, then what the kind of game adds
+    (the daily's date and result, the casual's number and tally). The engines' views use
+    none of these names (tests/test_stored_games.py)."""
+
+    id: int
+    game: str  # the engine's name: peche, kitten, gofish
+    status: str
+    move: int  # moves made: the next move sends it back (a stale number is refused)
+    # What happened since the request's move (or the deal's opening), as seat 0 sees it;
+    # only in the answer to a move or to a new game.
+    events: NotRequired[list[dict[str, Any]]]
+
+
+def game_view(game: StoredGame, eng: Engine, state: Any, events: list[Event] | None = None) -> dict[str, Any]:
+    """Seat 0's view of ``game`` in ``state`` (GameView): built from the game as read and
+    its state, without a query."""
+    view: dict[str, Any] = {
+        "id": game.pk,
+        "game": eng.name,
+        "status": game.status,
+        "move": len(game.moves),
+        **eng.view(state, 0),
+    }
+    if events is not None:
+        view["events"] = [eng.event_view(e, 0) for e in events]
+    return view

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any, Protocol, runtime_checkable
 
 from django.utils import timezone
 
-from games.rules.registry import engine
+from games.rules.lessons import lessons
 
 from . import hooks
-from .models import Attempt, DailyChallenge
+from .models import Attempt, DailyChallenge, Player
+from .play import game_view
 
 
 def challenge_public(challenge: DailyChallenge, *, now: dt.datetime | None = None) -> dict:
@@ -28,18 +30,15 @@ def challenge_public(challenge: DailyChallenge, *, now: dt.datetime | None = Non
 
 
 def attempt_view(attempt: Attempt, state=None, *, events=None) -> dict:
-    """The player's view of an attempt (seat 0 only: nothing of the opponent's hand or the lake)."""
-    game = engine(attempt.challenge.game)
+    """The player's view of an attempt (seat 0 only: nothing of the opponent's hand or the
+    lake): the stored game's view (challenges/play.py ``GameView``) and the daily's own
+    fields. ``state``: the state after its asks if the caller holds it (else replayed)."""
+    game = attempt.engine()
     if state is None:
         state = attempt.state()
-    view = {
-        "id": attempt.pk,
-        "status": attempt.status,
-        "date": attempt.challenge.date.isoformat(),
-        "ranked": attempt.ranked,
-        "move": len(attempt.moves),
-        **game.view(state, 0),
-    }
+    view = game_view(attempt, game, state, events)
+    view["date"] = attempt.challenge.date.isoformat()
+    view["ranked"] = attempt.ranked
     if attempt.ranked:
         # Until when this game may take asks (the page counts down in the last minutes).
         view["asks_until"] = attempt.challenge.reveals_at.isoformat()
@@ -61,13 +60,32 @@ def attempt_view(attempt: Attempt, state=None, *, events=None) -> dict:
                 "disqualified": result.disqualified,
                 "reason": result.review_reason if result.disqualified else None,
             }
-    if events is not None:
-        view["events"] = [game.event_view(e, 0) for e in events]
     return view
 
 
-def player_attempts(*, player) -> list[Attempt]:
-    return list(Attempt.objects.filter(player=player).select_related("challenge").order_by("-challenge__date", "-id"))
+def own_attempt(*, attempt_id: int, player: Player) -> Attempt | None:
+    """The player's attempt with its day (None for another player's)."""
+    return Attempt.objects.select_related("challenge").filter(pk=attempt_id, player=player).first()
+
+
+def player_attempts(*, player) -> list[dict[str, Any]]:
+    """The player's games, newest day first, as ``GET /api/players/me/attempts`` lists them."""
+    rows = []
+    for attempt in (
+        Attempt.objects.filter(player=player).select_related("challenge", "result").order_by("-challenge__date", "-id")
+    ):
+        result = getattr(attempt, "result", None)
+        rows.append(
+            {
+                "id": attempt.pk,
+                "date": attempt.challenge.date.isoformat(),
+                "ranked": attempt.ranked,
+                "status": attempt.status,
+                "asks": len(attempt.moves),
+                "score": result.score if result else None,
+            }
+        )
+    return rows
 
 
 def parse_day(text: str) -> dt.date | None:
@@ -115,3 +133,32 @@ def pending_replay(*, attempt_id: int, player) -> Attempt | None:
     if attempt is None or attempt.challenge.is_revealed(timezone.now()):
         return None
     return attempt
+
+
+def player_shown(*, player_id: int) -> Player | None:
+    """A player's page: any player, a deleted account's too (its ranked days stay)."""
+    return Player.objects.filter(pk=player_id).first()
+
+
+@runtime_checkable
+class Traced(Protocol):
+    """An engine that shows a whole game face up (Pêche's: the daily game's replays); the
+    Engine protocol of every game does not ask for it."""
+
+    def trace(self, seed: str, moves: list[str]) -> list[dict[str, Any]]: ...
+
+
+def replay_view(*, attempt: Attempt, mine: bool) -> dict[str, Any] | None:
+    """A finished game face up, step by step (its engine's ``trace``), with the player's
+    own lessons when it is theirs; None for a game whose engine has no face-up trace."""
+    game = attempt.engine()
+    if not isinstance(game, Traced):
+        return None
+    moves = list(attempt.moves)
+    return {
+        "name": attempt.player.shown_name,
+        "date": attempt.challenge.date.isoformat(),
+        "mine": mine,
+        "steps": game.trace(attempt.challenge.seed, moves),
+        "lessons": [lesson.as_dict() for lesson in lessons(attempt.challenge.seed, moves)] if mine else [],
+    }

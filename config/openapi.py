@@ -1,7 +1,8 @@
 """The OpenAPI schema's shared parts (docs/openapi.yaml, /api/schema, /api/docs): the token
 scheme, the error object and its usual responses, the path and query parameters, and the
 responses of the daily API, which returns selector dicts (their shape is declared here once;
-rendering every view through a serializer would cost the ask its CPU).
+rendering every view through a serializer would cost the ask its CPU). A game's view, the
+same shape for every stored game, is declared beside the APIs that return it, on ``GameView``.
 
 Request bodies are not here: each is the Input serializer its view checks it with
 (config/inputs.py), beside the view. The casual API's schema is on its own views.
@@ -20,7 +21,7 @@ from rest_framework import serializers
 
 
 class PlayerTokenScheme(OpenApiAuthenticationExtension):
-    target_class = "challenges.auth.PlayerTokenAuthentication"
+    target_class = "challenges.auth_api.PlayerTokenAuthentication"
     name = "playerToken"
 
     def get_security_definition(self, auto_schema):
@@ -193,38 +194,18 @@ class Event(serializers.Serializer):
     outcome = Outcome(required=False, help_text="End: the result.")
 
 
-class AttemptView(serializers.Serializer):
+# A stored game as the player sees it, daily or casual, in one shape (challenges/play.py
+# ``GameView``): these fields, the fields of the game's own view beside them, then those of
+# its kind (the daily's ``AttemptOut`` in challenges/api.py, the casual games' in
+# games/web/api.py, declared beside the views that return them).
+class GameView(serializers.Serializer):
+    """A game as its player sees it: the same fields in every game, the game's own view of
+    the player's seat beside them, then the fields of its kind."""
+
     id = serializers.IntegerField()
-    status = serializers.ChoiceField(["playing", "verifying", "verified", "rejected"])
-    date = serializers.DateField()
-    ranked = serializers.BooleanField(help_text="False for practice on a past day.")
-    move = serializers.IntegerField(help_text="Asks made so far: send it back as the next ask's `move`.")
-    hand = serializers.ListField(child=serializers.CharField(), help_text="The player's own cards, e.g. `10H`.")
-    player_pairs = serializers.ListField(child=serializers.CharField())
-    opponent_pairs = serializers.ListField(child=serializers.CharField())
-    opponent_hand_size = serializers.IntegerField()
-    lake_size = serializers.IntegerField()
-    asks = serializers.IntegerField()
-    opponent_asks = serializers.IntegerField()
-    history = HistoryEntry(many=True)
-    turn = serializers.ChoiceField(["player", "opponent"], allow_null=True)
-    over = serializers.BooleanField()
-    outcome = Outcome(allow_null=True)
-    reject_reason = serializers.CharField(required=False, help_text="Only when `rejected`.")
-    result = VerifiedResult(required=False, help_text="Only when `verified`.")
-    asks_until = serializers.DateTimeField(
-        required=False, help_text="Ranked games only: the day's `reveals_at`, the last moment an ask is accepted."
-    )
-    day_closed = serializers.BooleanField(
-        required=False,
-        help_text="Ranked games only: true once `asks_until` has passed (an "
-        "unfinished game then never ranks; it may go on as practice "
-        "by starting that day's attempt).",
-    )
-
-
-class AttemptAfterAsk(AttemptView):
-    events = Event(many=True, help_text="Everything since the ask, the opponent's turn included.")
+    game = serializers.CharField(help_text="The game: `peche` (the daily game), `kitten`, `gofish`.")
+    status = serializers.CharField()
+    move = serializers.IntegerField(help_text="Moves made so far: send it back as the next move's `move`.")
 
 
 # --- leaderboard -------------------------------------------------------------------

@@ -5,37 +5,26 @@ same selectors the API uses."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from challenges import days, selectors, services
 from challenges.auth import current_player
-from challenges.models import Player
 from challenges.services import DAILY_GAME
-from games.rules.lessons import lessons
-from games.rules.registry import engine
 from games.web import selectors as casual
 from leaderboard import caching
 from leaderboard import selectors as board
-from leaderboard.models import Result
+from leaderboard import services as board_services
 from leagues import selectors as leagues
 
 from . import how_to_play
 
 PAGE_SIZE = 50
 ARCHIVE_DAYS = 30
-
-
-@runtime_checkable
-class Traced(Protocol):
-    """An engine that shows a whole game face up (Pêche's: the daily game's replays); the
-    Engine protocol of every game does not ask for it."""
-
-    def trace(self, seed: str, moves: list[str]) -> list[dict[str, Any]]: ...
 
 
 def _day_or_404(text: str) -> dt.date:
@@ -57,7 +46,8 @@ def _today_status(player, challenge) -> dict[str, Any]:
     result = getattr(attempt, "result", None)
     if attempt.status != attempt.Status.VERIFIED or result is None:
         return {"state": "verifying" if attempt.status == attempt.Status.VERIFYING else "rejected"}
-    return {"state": "done", "score": result.score, "asks": result.asks, **board.standing(result)}
+    ready = board_services.rank_index_wanted(challenge_id=challenge.pk)
+    return {"state": "done", "score": result.score, "asks": result.asks, **board.standing(result, index_ready=ready)}
 
 
 def home(request):
@@ -136,6 +126,8 @@ def leaderboard(request, date: str):
     except ValueError:
         page = 1
     data = board.leaderboard_page(challenge_id=challenge.pk, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+    if not data["indexed"]:  # SQL answered: the day's index is built for the next reads
+        board_services.rank_index_wanted(challenge_id=challenge.pk, ready=False)
     pages = max(1, -(-data["total"] // PAGE_SIZE))
     player = current_player(request)
     mine = None
@@ -143,7 +135,7 @@ def leaderboard(request, date: str):
         result = board.player_result(challenge_id=challenge.pk, player_id=player.pk)
         # A held result is not ranked (nor in the histogram) until a reviewer clears it.
         if result is not None and not result.disqualified and not result.held:
-            rank = board.result_rank(result)
+            rank = board.result_rank(result, index_ready=data["indexed"])
             mine = {"rank": rank, "score": result.score, "page": (rank - 1) // PAGE_SIZE + 1 if rank else None}
     today = days.today()
     # Public (a CDN may keep it) only for a settled day and an anonymous visitor: a signed-in
@@ -188,33 +180,13 @@ def me(request):
 
 
 def player(request, player_id: int):
-    shown = get_object_or_404(Player, pk=player_id)
+    shown = selectors.player_shown(player_id=player_id)
+    if shown is None:
+        raise Http404("no such player")
     viewer = current_player(request)
-    results = list(
-        Result.objects.filter(player=shown, ranked=True, challenge__game=DAILY_GAME)
-        .select_related("challenge", "attempt")
-        .order_by("-challenge__date")
-    )
     is_me = viewer is not None and viewer.pk == shown.pk
-    now = timezone.now()
-    rows: list[dict[str, Any]] = []
-    for r in results:
-        revealed = r.challenge.is_revealed(now)
-        rows.append(
-            {
-                "date": r.challenge.date,
-                "score": r.score,
-                "player_pairs": r.player_pairs,
-                "opponent_pairs": r.opponent_pairs,
-                "asks": r.asks,
-                "disqualified": r.disqualified,
-                "held": r.held,
-                "rank": board.result_rank(r),  # None when disqualified or held
-                "replay": r.attempt_id if revealed else None,
-                # Your own lessons, once the day is over (they are yours to see, day by day).
-                "lessons": len(lessons(r.challenge.seed, list(r.attempt.moves))) if is_me and revealed else None,
-            }
-        )
+    # Your own lessons, once the day is over (they are yours to see, day by day).
+    rows = board.player_days(player_id=shown.pk, game=DAILY_GAME, lessons=is_me, now=timezone.now())
     counted = [r for r in rows if not r["disqualified"] and not r["held"]]
     # Today's game may still be ahead: a run that ended yesterday is still the current one.
     streaks = board.player_streaks(player_id=shown.pk, game=DAILY_GAME, day=days.today(), ongoing=True)
@@ -246,17 +218,9 @@ def replay(request, attempt_id: int):
         # Your own game, its deal still secret: the page says when it opens.
         return render(request, "frontend/replay_pending.html", {"attempt": pending, "player": viewer})
     mine = viewer is not None and viewer.pk == attempt.player_id
-    found = lessons(attempt.challenge.seed, list(attempt.moves)) if mine else []
-    game = engine(attempt.challenge.game)
-    if not isinstance(game, Traced):
+    data = selectors.replay_view(attempt=attempt, mine=mine)
+    if data is None:
         raise Http404("no replay of this game")
-    data = {
-        "name": attempt.player.shown_name,
-        "date": attempt.challenge.date.isoformat(),
-        "mine": mine,
-        "steps": game.trace(attempt.challenge.seed, list(attempt.moves)),
-        "lessons": [lesson.as_dict() for lesson in found],
-    }
     return render(
         request,
         "frontend/replay.html",

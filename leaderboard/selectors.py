@@ -1,10 +1,11 @@
-"""Reads of the leaderboard: the rank index when it is ready, SQL otherwise."""
+"""Reads of the leaderboard: the rank index when it is ready, SQL otherwise. Reads only:
+a day whose index is not ready is rebuilt when a reader's caller asks for it
+(services.rank_index_wanted), never by a selector."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -15,12 +16,10 @@ from django.db.models import Count, Q
 from challenges.models import Attempt, Player
 from challenges.names import shown_name
 from games.rules import fairplay
+from games.rules.lessons import lessons as game_lessons
 
 from . import linking, rank_index
 from .models import COUNTED, Result
-from .tasks import rebuild_rank_index
-
-log = logging.getLogger(__name__)
 
 RANK_ORDER = ("-score", "asks", "finished_at", "attempt_id")
 
@@ -29,24 +28,6 @@ def ranked_results(challenge_id: int):
     """The day's ranking: what its rank index holds (services.counts says the same of one
     result). Disqualified and held (flagged, not cleared yet) results count for no one."""
     return Result.objects.filter(COUNTED, challenge_id=challenge_id)
-
-
-def _index_usable(challenge_id: int) -> bool:
-    if rank_index.is_ready(challenge_id):
-        return True
-    _start_rebuild(challenge_id)
-    return False
-
-
-def _start_rebuild(challenge_id: int) -> None:
-    """Build the day's index in the background (once); meanwhile SQL answers."""
-    if rank_index.available() and rank_index.claim_rebuild(challenge_id):
-        try:
-            rebuild_rank_index.apply_async((challenge_id,), retry=False)
-        except Exception:
-            # E.g. Redis just came back and this process's broker connection is stale.
-            log.warning("could not enqueue a rank index rebuild challenge=%s", challenge_id)
-            rank_index.release_rebuild(challenge_id)
 
 
 ENTRY_FIELDS = (
@@ -87,6 +68,8 @@ def _rows_by_attempt(attempt_ids: list[int]) -> dict[int, tuple]:
 
 
 def leaderboard_page(*, challenge_id: int, offset: int, limit: int) -> dict:
+    """A page of the day's ranking: ``total``, ``entries``, and ``indexed``: whether the
+    rank index answered (False: SQL did; the caller may ask for the index to be rebuilt)."""
     found = rank_index.page(challenge_id, offset, limit)
     if found is not None:
         total, ids = found
@@ -97,12 +80,12 @@ def leaderboard_page(*, challenge_id: int, offset: int, limit: int) -> dict:
             for i, aid in enumerate(ids)
             if aid in rows and not (rows[aid][-2] or rows[aid][-1])
         ]
-        return {"total": total, "entries": entries}
-    _start_rebuild(challenge_id)
+        return {"total": total, "entries": entries, "indexed": True}
     rows = ranked_results(challenge_id).order_by(*RANK_ORDER).values_list(*ENTRY_FIELDS)
     return {
         "total": ranked_results(challenge_id).count(),
         "entries": [_entry(r, offset + i + 1) for i, r in enumerate(rows[offset : offset + limit])],
+        "indexed": False,
     }
 
 
@@ -127,11 +110,12 @@ def sql_rank(result: Result) -> int:
     return ahead.count() + 1
 
 
-def result_rank(result: Result) -> int | None:
-    """None when the result does not rank: practice, disqualified or held."""
+def result_rank(result: Result, *, index_ready: bool | None = None) -> int | None:
+    """None when the result does not rank: practice, disqualified or held. ``index_ready``:
+    whether the day's rank index is ready, if the caller knows (else it is asked)."""
     if not result.ranked or result.disqualified or result.held:
         return None
-    if result.indexed and _index_usable(result.challenge_id):
+    if result.indexed and _ready(result.challenge_id, index_ready):
         position = rank_index.rank_of(result.challenge_id, result.attempt_id)
         if position is not None:
             return position + 1
@@ -141,12 +125,16 @@ def result_rank(result: Result) -> int | None:
 # --- a player's standing: of how many, better than whom, streaks ----------------------
 
 
-def day_players(challenge_id: int) -> int:
+def _ready(challenge_id: int, known: bool | None) -> bool:
+    return rank_index.is_ready(challenge_id) if known is None else known
+
+
+def day_players(challenge_id: int, *, index_ready: bool | None = None) -> int:
     """How many players rank that day (each ranks once: one ranked game a day): the rank
     index's size once it is ready, as the leaderboard's ``total``; SQL's count otherwise.
     Held and disqualified results count for no one; a deleted player's stay (their rows
     stay on the leaderboard, so nobody's rank moves)."""
-    if _index_usable(challenge_id):
+    if _ready(challenge_id, index_ready):
         size = rank_index.size(challenge_id)
         if size is not None:
             return size
@@ -203,12 +191,12 @@ def player_streaks(*, player_id: int, game: str, day: dt.date, ongoing: bool = F
     return Streaks(streak=current, best_streak=best)
 
 
-def standing(result: Result) -> dict[str, Any]:
+def standing(result: Result, *, index_ready: bool | None = None) -> dict[str, Any]:
     """What ``/api/leaderboard/<date>/me`` says of a result beside its row: rank, of how
     many players, the percentile, the streaks, and whether it is held or disqualified (with
-    the reviewer's reason)."""
-    rank = result_rank(result)
-    players = day_players(result.challenge_id)
+    the reviewer's reason). ``index_ready``: as for ``result_rank``."""
+    rank = result_rank(result, index_ready=index_ready)
+    players = day_players(result.challenge_id, index_ready=index_ready)
     streaks = player_streaks(player_id=result.player_id, game=result.challenge.game, day=result.challenge.date)
     return {
         "rank": rank,
@@ -220,6 +208,34 @@ def standing(result: Result) -> dict[str, Any]:
         "disqualified": result.disqualified,
         "reason": result.review_reason if result.disqualified else None,
     }
+
+
+def player_days(*, player_id: int, game: str, lessons: bool, now: dt.datetime) -> list[dict[str, Any]]:
+    """A player's page: each day they ranked, newest first, with its result and rank (None
+    when disqualified or held), its replay once the day's deal is public and, with
+    ``lessons`` (the player's own page), how many lessons that game holds once public."""
+    rows: list[dict[str, Any]] = []
+    for r in (
+        Result.objects.filter(player_id=player_id, ranked=True, challenge__game=game)
+        .select_related("challenge", "attempt")
+        .order_by("-challenge__date")
+    ):
+        revealed = r.challenge.is_revealed(now)
+        rows.append(
+            {
+                "date": r.challenge.date,
+                "score": r.score,
+                "player_pairs": r.player_pairs,
+                "opponent_pairs": r.opponent_pairs,
+                "asks": r.asks,
+                "disqualified": r.disqualified,
+                "held": r.held,
+                "rank": result_rank(r),  # None when disqualified or held
+                "replay": r.attempt_id if revealed else None,
+                "lessons": len(game_lessons(r.challenge.seed, list(r.attempt.moves))) if lessons and revealed else None,
+            }
+        )
+    return rows
 
 
 def day_settled(*, challenge, now: dt.datetime) -> bool:

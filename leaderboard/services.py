@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
+from celery import current_app
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -167,6 +168,25 @@ def rebuild_index(*, challenge_id: int) -> int:
     day_results.filter(indexed=False, verified_at__lt=started).update(indexed=True)
     log.info("rank index rebuilt challenge=%s entries=%s", challenge_id, count)
     return count
+
+
+def rank_index_wanted(*, challenge_id: int, ready: bool | None = None) -> bool:
+    """A reader of the day's ranks wants its rank index: whether it is ready (``ready``:
+    the caller found out already). When it is not (never built: a day's index is first
+    built when it is first read; or Redis restarted empty), it is built in the background,
+    once (``rank_index.claim_rebuild``), and SQL answers meanwhile. Called by the views
+    that read ranks: the selectors only read."""
+    if ready is None:
+        ready = rank_index.is_ready(challenge_id)
+    if not ready and rank_index.available() and rank_index.claim_rebuild(challenge_id):
+        try:
+            # Celery's registry, not an import: tasks.py calls these services.
+            current_app.tasks["leaderboard.tasks.rebuild_rank_index"].apply_async((challenge_id,), retry=False)
+        except Exception:
+            # E.g. Redis just came back and this process's broker connection is stale.
+            log.warning("could not enqueue a rank index rebuild challenge=%s", challenge_id)
+            rank_index.release_rebuild(challenge_id)
+    return ready
 
 
 # --- review decisions ---------------------------------------------------------------

@@ -48,7 +48,7 @@ def play_gofish_move(client) -> dict:
     created = client.post("/api/casual/gofish/games", {"players": 3}, format="json")
     assert created.status_code == 201, created.content
     game = created.json()
-    rank = game["view"]["hand"][0][:-1]
+    rank = game["hand"][0][:-1]
     moved = client.post(
         f"/api/casual/gofish/games/{game['id']}/moves",
         {"play": {"seat": 0, "target": 1, "rank": rank}, "move": game["move"]},
@@ -149,3 +149,32 @@ def test_the_browsers_games_follow_the_player_who_signs_in_on_it():
     assert api.get("/api/casual/kitten").json()["current"]["id"] == playing["id"]
     # Kitten's alternation goes on from the games played before signing in.
     assert browser.post("/api/casual/kitten/games", {}, format="json").json()["number"] == 3
+
+
+def test_reading_casual_games_writes_nothing_and_a_session_signed_in_earlier_brings_its_games_on_its_next_game():
+    """The games move at log-in, not on a read: a session still naming its anonymous games
+    beside its player (signed in before that) brings them on its first casual write."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.web.selectors import SESSION_OWNER
+
+    browser = APIClient()
+    finished = play_kitten_to_the_end(browser)
+    anonymous_id = CasualGame.objects.get(pk=finished["id"]).owner_id
+    assert browser.post("/api/players", {"name": "Dora"}, format="json").status_code == 201
+    session = browser.session
+    session[SESSION_OWNER] = CasualOwner.objects.create().pk  # as a session signed in earlier kept it
+    session.save()
+    left_over = session[SESSION_OWNER]
+    CasualGame.objects.create(owner_id=left_over, game="kitten", seed="ab" * 16, options={"first": "player"})
+    with CaptureQueriesContext(connection) as queries:
+        for url in ("/api/casual/kitten", "/api/casual/gofish", f"/api/casual/kitten/games/{finished['id']}"):
+            assert browser.get(url).status_code == 200
+    writes = [q["sql"] for q in queries.captured_queries if not q["sql"].lstrip().upper().startswith("SELECT")]
+    assert not writes
+    assert not CasualOwner.objects.filter(pk=anonymous_id).exists()  # adopted at log-in
+    assert CasualOwner.objects.filter(pk=left_over, player__isnull=True).exists()
+    created = browser.post("/api/casual/kitten/games", {}, format="json")
+    assert created.status_code == 201 and created.json()["number"] == 3
+    assert not CasualOwner.objects.filter(pk=left_over).exists()

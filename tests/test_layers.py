@@ -21,14 +21,53 @@ DOMAIN_MODULES = sorted(
 )
 
 
+def _module_of(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _file_of(module: str) -> Path | None:
+    """The project's file of a module (None: not the project's, or not a module)."""
+    base = ROOT.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file() and ".venv" not in candidate.parts:
+            return candidate
+    return None
+
+
 def _imports(path: Path) -> set[str]:
+    """The modules the file imports, anywhere in it, relative imports resolved against its
+    package: in challenges/accounts.py ``from .auth import forget_user`` is challenges.auth
+    and ``from . import hooks`` challenges.hooks. ``from package import module`` is the
+    module; ``from module import name`` the module."""
+    package = _module_of(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add(node.module)
-    return found
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or "" if node.level == 0 else ".".join(package[: len(package) - node.level + 1])
+            module = base if node.level == 0 else ".".join(p for p in (base, node.module) if p)
+            named = [f"{module}.{a.name}" for a in node.names if module and _file_of(f"{module}.{a.name}")]
+            found |= set(named) if named and len(named) == len(node.names) else {module, *named}
+    return found - {""}
+
+
+def _reached(path: Path) -> dict[str, Path]:
+    """Every module of the project the file imports, directly or through the modules it
+    imports (module name -> file); and the names of the outside modules they import."""
+    reached: dict[str, Path] = {}
+    todo = [path]
+    while todo:
+        for name in _imports(todo.pop()):
+            found = _file_of(name)
+            if name not in reached and (found is None or found != path):
+                reached[name] = found  # type: ignore[assignment]
+                if found is not None:
+                    todo.append(found)
+    return reached
 
 
 def test_the_domain_modules_are_found():
@@ -37,14 +76,14 @@ def test_the_domain_modules_are_found():
     }
 
 
+def _http(name: str) -> bool:
+    return name.split(".")[0] in ("rest_framework", "drf_spectacular") or name == "config.errors"
+
+
 @pytest.mark.parametrize("path", DOMAIN_MODULES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_services_and_selectors_import_nothing_of_http(path):
-    http = {
-        name
-        for name in _imports(path)
-        if name.split(".")[0] in ("rest_framework", "drf_spectacular") or name == "config.errors"
-    }
-    assert not http
+    """Nor through the modules they import (accounts.py imported auth.py, which imported DRF)."""
+    assert not {name for name in _reached(path) if _http(name)}
 
 
 def test_a_refusal_gets_its_status_from_its_code_alone():
@@ -187,3 +226,126 @@ def test_the_upward_imports_that_were_removed_stay_removed():
 
 def test_every_hook_of_challenges_is_provided():
     assert set(hooks._provided) == set(hooks.NAMES)
+
+
+# --- the API layer: DRF in the API modules only; views call services and selectors --------
+
+# Modules of the API layer: each app's api.py and *_api.py (account_api.py, auth_api.py).
+# Besides them, the project's HTTP plumbing for DRF in config/ (errors, bodies, schema,
+# throttles, content negotiation) and its settings name DRF.
+DRF_PLUMBING = {
+    "config/errors.py",
+    "config/inputs.py",
+    "config/negotiation.py",
+    "config/openapi.py",
+    "config/parsers.py",
+    "config/throttling.py",
+    "config/urls.py",
+    "config/settings/base.py",
+}
+
+
+def _api_module(rel: str) -> bool:
+    stem = Path(rel).stem
+    return stem == "api" or stem.endswith("_api") or rel in DRF_PLUMBING
+
+
+def _drf_outside_the_api(paths: list[Path]) -> list[str]:
+    return [
+        f"{rel}: {name}"
+        for p in paths
+        if not _api_module(rel := str(p.relative_to(ROOT)))
+        for name in sorted(_imports(p))
+        if name.split(".")[0] in ("rest_framework", "drf_spectacular")
+    ]
+
+
+def test_no_drf_below_the_api_layer():
+    assert not _drf_outside_the_api(_modules(*PACKAGES))
+
+
+# A view (an API's or a page's) reads through selectors and writes through services: no
+# query of its own, no replay of a game. Django's admin (admin.py) is not a view here.
+VIEW_MODULES = [p for p in _modules(*APPS) if p.stem in ("api", "views") or p.stem.endswith("_api")]
+# The rules modules that replay a game (a view asks a selector for what they give).
+REPLAYS = {"games.rules.lessons", "games.rules.registry", "games.rules.session"}
+
+
+def _view_leaks(path: Path) -> list[str]:
+    leaks = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Attribute) and node.attr == "objects":
+            leaks.append(f"line {node.lineno}: .objects")
+        elif isinstance(node, ast.Name | ast.Attribute) and getattr(node, "id", getattr(node, "attr", "")) in (
+            "get_object_or_404",
+            "get_list_or_404",
+        ):
+            leaks.append(f"line {node.lineno}: get_object_or_404")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("state", "replay", "trace")
+        ):
+            leaks.append(f"line {node.lineno}: .{node.func.attr}() replays a game")
+    leaks += [f"imports {name}" for name in sorted(_imports(path) & REPLAYS)]
+    return leaks
+
+
+def test_the_views_are_found():
+    assert {"challenges/api.py", "games/web/api.py", "frontend/views.py", "challenges/account_api.py"} <= {
+        str(p.relative_to(ROOT)) for p in VIEW_MODULES
+    }
+
+
+@pytest.mark.parametrize("path", VIEW_MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_views_run_no_query_and_no_replay_of_their_own(path):
+    assert not _view_leaks(path)
+
+
+SELECTORS = sorted(p for p in DOMAIN_MODULES if p.stem == "selectors")
+
+
+def _selector_writes(path: Path) -> list[str]:
+    """What a selector must not hold: a task (imported directly or through what it
+    imports), Celery itself, or a call that enqueues."""
+    reached = [name for name in _reached(path) if name.endswith(".tasks")]
+    reached += [name for name in _imports(path) if name.split(".")[0] == "celery"]
+    calls = [
+        f"line {node.lineno}: .{node.func.attr}()"
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("apply_async", "delay", "send_task")
+    ]
+    return sorted(reached) + calls
+
+
+@pytest.mark.parametrize("path", SELECTORS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_selectors_only_read(path):
+    """No task: a read that wants something done says so to its caller (e.g. a leaderboard
+    page answered by SQL: ``indexed``, and the view asks services.rank_index_wanted)."""
+    assert not _selector_writes(path)
+
+
+def test_the_layer_checks_see_what_they_must_refuse(tmp_path):
+    """Each check above refuses the leaks issue 30 found, written as they were."""
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "auth.py").write_text("from rest_framework import authentication\n")
+    (app / "accounts.py").write_text("from .auth import forget_user\n")
+    (app / "views.py").write_text(
+        "from games.rules.lessons import lessons\n"
+        "def player(request, pk):\n    shown = get_object_or_404(Player, pk=pk)\n"
+        "    return Result.objects.filter(player=shown), game.state()\n"
+    )
+    (app / "selectors.py").write_text("from .tasks import rebuild\ndef page():\n    rebuild.apply_async((1,))\n")
+    global ROOT
+    root, ROOT = ROOT, tmp_path
+    try:
+        assert _imports(app / "accounts.py") == {"app.auth"}
+        assert "rest_framework" in _reached(app / "accounts.py")
+        assert _drf_outside_the_api([app / "auth.py"]) == ["app/auth.py: rest_framework"]
+        assert len(_view_leaks(app / "views.py")) == 4
+        assert _selector_writes(app / "selectors.py") == ["app.tasks", "line 3: .apply_async()"]
+    finally:
+        ROOT = root

@@ -212,7 +212,7 @@ PERMISSIONS_POLICY = os.environ.get(
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "challenges.auth.PlayerTokenAuthentication",
+        "challenges.auth_api.PlayerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],

@@ -1,13 +1,15 @@
 """What the casual app holds about a named player, for the account's export and deletion
 (challenges/accounts.py reaches these through challenges/hooks.py: challenges sits below
-this app and never imports it)."""
+this app and never imports it), and the browser's games that follow a player who signs in."""
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import Any
 
+from . import services
 from .models import CasualGame, CasualOwner
+from .selectors import SESSION_OWNER
 
 
 def _when(value: dt.datetime | None) -> str | None:
@@ -34,3 +36,14 @@ def player_casual_games(player: Any) -> list[dict[str, Any]]:
 
 def player_casual_delete(player: Any) -> None:
     CasualOwner.objects.filter(player=player).delete()  # its games go with it (CASCADE)
+
+
+def adopt_at_login(sender, request, user, **kwargs) -> None:
+    """Django's ``user_logged_in`` (apps.py): the casual games the browser played before
+    signing in (its session's anonymous owner) become the player's. Here rather than on a
+    casual request, so that no read writes."""
+    session = getattr(request, "session", None)
+    player = getattr(user, "player", None)
+    if session is None or player is None or SESSION_OWNER not in session:
+        return  # no games before the log-in, or a user without a player (staff)
+    services.owner_adopt(anonymous_id=session.pop(SESSION_OWNER), player=player)

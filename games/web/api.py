@@ -7,8 +7,11 @@ GET  /api/casual/<game>/games/<id>              -> view
 POST /api/casual/<game>/games/<id>/moves        {"play", "move"} -> view + "events"
 POST /api/casual/<game>/games/<id>/finish       {"move"} -> view + last "events"
 
-``play`` is the engine's move; ``move`` is the number of moves made (the view's
-``move``), as in the daily API: a stale number is 409 ``stale_move`` and nothing changes.
+A view is a stored game's, in the daily API's shape (challenges/play.py ``GameView``):
+``id``, ``game``, ``status``, ``move``, the engine's seat-0 view at the same level, then
+``result``, ``number`` and ``tally``. ``play`` is the engine's move; ``move`` is the number
+of moves made (the view's ``move``), as in the daily API: a stale number is 409
+``stale_move`` and nothing changes. No read writes.
 
 No account needed: a browser's games belong to an anonymous owner kept in its session,
 a player's (token or session) to the player; they follow a player who signs in.
@@ -16,9 +19,7 @@ a player's (token or session) to the player; they follow a player who signs in.
 
 from __future__ import annotations
 
-from typing import Literal, overload
-
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import Throttled
@@ -42,41 +43,59 @@ def _session(request):
     return getattr(request._request, "session", None)
 
 
-@overload
-def owner_of(request, *, create: Literal[True]) -> CasualOwner: ...
-@overload
-def owner_of(request, *, create: bool = False) -> CasualOwner | None: ...
-def owner_of(request, *, create: bool = False) -> CasualOwner | None:
-    """Whose casual games these are: the request's player, else the browser session's
-    anonymous owner (made on its first game when ``create``). A session's anonymous games
-    follow the player signed in on it."""
+def visitor(request) -> tuple[object | None, int | None]:
+    """Who asks: the request's player (token or session), and the browser session's
+    anonymous owner if it has one (its id). A token's player is the token's alone: the
+    session a request may carry beside it is not read."""
     player = current_player(request)
     session = _session(request)
-    anonymous_id = session.get(SESSION_OWNER) if session is not None else None
-    if player is not None:
-        if anonymous_id is not None:
-            session.pop(SESSION_OWNER, None)
-            return services.owner_adopt(anonymous_id=anonymous_id, player=player)
-        # A query, not ``player.casual_owner``: a player object may be shared by requests
-        # (challenges/auth.py) and would keep the answer it cached.
-        owner = CasualOwner.objects.filter(player=player).first()
-        return owner if owner is not None or not create else services.owner_of_player(player)
-    if session is None:
+    if player is None and session is None:
         raise ApiError("not_authenticated", "send the session cookie or a token")
+    if session is None or (
+        player is not None and not isinstance(request.successful_authenticator, SessionAuthentication)
+    ):
+        return player, None
+    return player, session.get(SESSION_OWNER)
+
+
+def adopt_left_over(request, player, anonymous_id: int | None) -> None:
+    """A write of a player whose browser session still names its anonymous games (signed
+    in before those moved to the player at log-in): they come along now. Never on a read."""
+    if player is not None and anonymous_id is not None:
+        _session(request).pop(SESSION_OWNER, None)
+        services.owner_adopt(anonymous_id=anonymous_id, player=player)
+
+
+def owner_for_new_game(request) -> CasualOwner:
+    """Whose new game it is: the request's player, else the browser session's anonymous
+    owner (made on its first game)."""
+    player, anonymous_id = visitor(request)
+    if player is not None:
+        adopt_left_over(request, player, anonymous_id)
+        return services.owner_of_player(player)
     if anonymous_id is not None:
-        owner = CasualOwner.objects.filter(pk=anonymous_id, player__isnull=True).first()
-        if owner is not None or not create:
+        owner = selectors.anonymous_owner(owner_id=anonymous_id)
+        if owner is not None:
             return owner
-    if not create:
-        return None
     # Not a sign-up (no name, no login), but rows all the same: generous per address
     # (a classroom shares one), yet a script without cookies cannot make millions.
     wait = hit("casual_owners", f"ip:{BaseThrottle().get_ident(request)}")
     if wait is not None:
         raise Throttled(wait=wait)
     owner = services.owner_create()
-    session[SESSION_OWNER] = owner.pk
+    _session(request)[SESSION_OWNER] = owner.pk
     return owner
+
+
+def visitor_game(request, game: str, game_id: int, *, write: bool = False) -> models.CasualGame:
+    """One of the visitor's games, with its number and tally (one query)."""
+    player, anonymous_id = visitor(request)
+    if write:
+        adopt_left_over(request, player, anonymous_id)
+    found = selectors.visitor_game(player=player, anonymous_id=anonymous_id, game=game, game_id=game_id)
+    if found is None:
+        raise ApiError("not_found", "no such game")
+    return found
 
 
 def check_csrf(request) -> None:
@@ -93,18 +112,9 @@ def rules_or_404(game: str) -> CasualRules:
     return rules
 
 
-def own_game(owner, game: str, game_id: int) -> models.CasualGame:
-    found = models.CasualGame.objects.filter(pk=game_id, owner=owner, game=game).first() if owner else None
-    if found is None:
-        raise ApiError("not_found", "no such game")
-    return found
-
-
-def full_view(game: models.CasualGame) -> dict:
-    return selectors.casual_view(game, game.engine(), game.state())
-
-
 # --- what the endpoints take and return (the schema; the bodies are checked by the same) ---
+# A game's view (selectors.casual_view) is the stored game's (``doc.GameView``, as the
+# daily's), its engine's seat-0 view beside it, then the casual game's own fields.
 
 GAME = OpenApiParameter(
     "game", str, OpenApiParameter.PATH, enum=list(CASUAL_RULES), description="A casual game's name."
@@ -112,22 +122,77 @@ GAME = OpenApiParameter(
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
 
 
-class CasualGame(serializers.Serializer):
-    id = serializers.IntegerField()
-    game = serializers.CharField()
-    status = serializers.CharField()
-    result = serializers.JSONField(allow_null=True)
-    move = serializers.IntegerField(help_text="Moves made: send it back as the next move's `move`.")
-    moves = serializers.IntegerField(help_text="Moves made (the same count: the page's move counter).")
+class Tally(serializers.Serializer):
+    win = serializers.IntegerField()
+    loss = serializers.IntegerField()
+    draw = serializers.IntegerField()
+
+
+class CasualFields(doc.GameView):
+    """A casual game as its player sees it: the fields of every game's view, the game's view
+    of seat 0, and the casual game's own fields."""
+
+    status = serializers.CharField(help_text="`playing`, `over`, or `abandoned` (replaced by a new game).")
+    over = serializers.BooleanField()
+    outcome = serializers.JSONField(allow_null=True, help_text="Once over: the engine's outcome.")
+    result = serializers.ChoiceField(["win", "loss", "draw"], allow_null=True, help_text="Seat 0's, once over.")
     number = serializers.IntegerField(help_text="1 for the caller's first game of this kind.")
-    view = serializers.JSONField(help_text="The player's view of the game (the engine's own shape).")
-    events = serializers.ListField(child=serializers.JSONField())
-    tally = serializers.JSONField()
+    tally = Tally(help_text="The caller's finished games of this kind, this one included once over.")
+    events = serializers.ListField(
+        child=serializers.JSONField(),
+        required=False,
+        help_text="After a move (or a new deal): what happened since, as seat 0 sees it.",
+    )
+
+
+class KittenGame(CasualFields):
+    """A Kitten fishing game as its player sees it: the fields of every game's view, the
+    table and the piles' sizes, and the casual game's own fields."""
+
+    seat = serializers.IntegerField()
+    piles = serializers.ListField(child=serializers.IntegerField(), help_text="Cards left in each pile.")
+    table = serializers.ListField(child=serializers.CharField())
+    moves = serializers.IntegerField(help_text="Flips of both sides so far.")
+    limit = serializers.IntegerField()
+    first = serializers.CharField(help_text="Who flips first: `player` or `opponent`.")
+    captures = serializers.IntegerField()
+    jack_sweeps = serializers.IntegerField()
+    turn = serializers.CharField(allow_null=True, help_text="`player`, `opponent`, or null once over.")
+
+
+class GoFishGame(CasualFields):
+    """A Go Fish game as its player sees it: the fields of every game's view, the player's
+    hand and what every seat showed, and the casual game's own fields."""
+
+    rules_version = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    players = serializers.IntegerField()
+    hand = serializers.ListField(child=serializers.CharField(), help_text="Seat 0's own cards.")
+    hand_sizes = serializers.ListField(child=serializers.IntegerField())
+    books = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    pond_size = serializers.IntegerField()
+    to_move = serializers.IntegerField()
+    asks = serializers.ListField(child=serializers.IntegerField())
+    passes = serializers.IntegerField()
+    ask_history = serializers.ListField(child=serializers.JSONField())
+    legal_moves = serializers.ListField(child=serializers.JSONField(), help_text="Seat 0's moves, on its turn.")
+
+
+CasualGame = PolymorphicProxySerializer(
+    component_name="CasualGame",
+    serializers={"kitten": KittenGame, "gofish": GoFishGame},
+    resource_type_field_name="game",
+)
 
 
 class CasualHome(serializers.Serializer):
-    current = CasualGame(allow_null=True)
-    tally = serializers.JSONField()
+    current = PolymorphicProxySerializer(
+        component_name="CasualGame",
+        serializers={"kitten": KittenGame, "gofish": GoFishGame},
+        resource_type_field_name="game",
+        allow_null=True,
+    )
+    tally = Tally()
 
 
 class CasualMoveIn(Input):
@@ -159,14 +224,12 @@ class CasualHomeView(APIView):
     )
     def get(self, request, game: str):
         rules_or_404(game)
-        owner = owner_of(request)
+        player, _ = visitor(request)
+        owner = selectors.owner_of_visitor(player=player, session=_session(request))
         current = selectors.casual_current(owner=owner, game=game)
-        return Response(
-            {
-                "current": full_view(current) if current else None,
-                "tally": selectors.casual_tally(owner=owner, game=game),
-            }
-        )
+        if current is None:
+            return Response({"current": None, "tally": selectors.casual_tally(owner=owner, game=game)})
+        return Response({"current": selectors.casual_view(current), "tally": current.tally})
 
 
 class CasualCreateView(APIView):
@@ -184,15 +247,13 @@ class CasualCreateView(APIView):
     def post(self, request, game: str):
         rules = rules_or_404(game)
         check_csrf(request)
-        owner = owner_of(request, create=True)
+        owner = owner_for_new_game(request)
         body = request.data if isinstance(request.data, dict) else {}
         created = services.casual_create(
             owner=owner, game=game, options=rules.chosen_options(body), next_options=rules.next_options
         )
-        state = created.state()
         return Response(
-            selectors.casual_view(created, created.engine(), state, services.opening_events(state)),
-            status=status.HTTP_201_CREATED,
+            selectors.new_game_view(selectors.casual_game(game_id=created.pk)), status=status.HTTP_201_CREATED
         )
 
 
@@ -205,7 +266,7 @@ class CasualGameView(APIView):
     )
     def get(self, request, game: str, game_id: int):
         rules_or_404(game)
-        return Response(full_view(own_game(owner_of(request), game, game_id)))
+        return Response(selectors.casual_view(visitor_game(request, game, game_id)))
 
 
 class CasualMoveView(APIView):
@@ -228,11 +289,10 @@ class CasualMoveView(APIView):
     def post(self, request, game: str, game_id: int):
         rules_or_404(game)
         check_csrf(request)
-        owner = owner_of(request)
         body = parsed(CasualMoveIn, request)
-        played = own_game(owner, game, game_id)
-        eng, state, events = services.casual_move(game=played, play=body["play"], move=body["move"])
-        return Response(selectors.casual_view(played, eng, state, events))
+        played = visitor_game(request, game, game_id, write=True)
+        _, state, events = services.casual_move(game=played, play=body["play"], move=body["move"])
+        return Response(selectors.casual_view(played, state, events))
 
 
 class CasualFinishView(APIView):
@@ -250,8 +310,7 @@ class CasualFinishView(APIView):
     def post(self, request, game: str, game_id: int):
         rules_or_404(game)
         check_csrf(request)
-        owner = owner_of(request)
         body = parsed(CasualFinishIn, request)
-        played = own_game(owner, game, game_id)
-        eng, state, events = services.casual_play_to_end(game=played, move=body["move"])
-        return Response(selectors.casual_view(played, eng, state, events))
+        played = visitor_game(request, game, game_id, write=True)
+        _, state, events = services.casual_play_to_end(game=played, move=body["move"])
+        return Response(selectors.casual_view(played, state, events))

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.contrib.auth.signals import user_logged_in
 
 from challenges import hooks
 
@@ -20,3 +21,5 @@ class CasualConfig(AppConfig):
             player_casual_games=lambda player: accounts.player_casual_games(player),
             player_casual_delete=lambda player: accounts.player_casual_delete(player),
         )
+        # A browser's casual games follow the player who signs in on it.
+        user_logged_in.connect(accounts.adopt_at_login, dispatch_uid="casual-adopt-at-login")

@@ -17,11 +17,6 @@ from games.rules.session import Session, play_to_end
 from .models import CasualGame, CasualOwner
 
 
-def opening_events(state) -> list[Event]:
-    """What a new deal played before seat 0's first decision (every engine keeps them)."""
-    return list(state.opening_events)
-
-
 def owner_create() -> CasualOwner:
     """A new anonymous owner: a browser's first casual game."""
     return CasualOwner.objects.create()
@@ -35,9 +30,10 @@ def owner_of_player(player) -> CasualOwner:
 
 @transaction.atomic
 def owner_adopt(*, anonymous_id: int, player) -> CasualOwner:
-    """A browser's casual games follow the player who signs in on it: they move to the
-    player's owner and the browser's anonymous owner goes. Of each kind, only the newest
-    unfinished game stays unfinished (it is the one the page resumes)."""
+    """A browser's casual games follow the player who signs in on it (at log-in:
+    accounts.adopt_at_login): they move to the player's owner and the browser's anonymous
+    owner goes. Of each kind, only the newest unfinished game stays unfinished (it is the
+    one the page resumes)."""
     owner = owner_of_player(player)
     anonymous = CasualOwner.objects.select_for_update().filter(pk=anonymous_id, player__isnull=True).first()
     if anonymous is None or anonymous.pk == owner.pk:
