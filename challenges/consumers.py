@@ -25,11 +25,16 @@ import json
 import logging
 import math
 import time
+from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
@@ -52,8 +57,20 @@ CLOSE_CODES = {
     "signed_out": 4001,
     "idle": 4408,
     "slow": 4409,
+    "too_many_sockets": 4429,
 }
 ASK_FIELDS = frozenset({"move", "rank"})
+# Open sockets (and handshakes under way) in this process, by player and by the credential
+# presented (one uvicorn process holds them all here: scripts/stack, docker-compose). A
+# count is checked and taken with no await in between. The credential's is checked before
+# the database is asked anything: a client opening hundreds of sockets at once with one
+# token costs a few database reads, not hundreds.
+OPEN: Counter[tuple[str, Any]] = Counter()
+# The channel layer (Redis) carries only the log-out close: while it cannot be reached, a
+# socket waits this long between tries and plays on (GAME_SOCKET["recheck_seconds"] still
+# ends one whose credential ended meanwhile).
+LAYER_RETRY_SECONDS = 1.0
+LAYER_TIMEOUT = 0.5
 
 
 def on_db(function):
@@ -73,6 +90,53 @@ class AttemptConsumer(AsyncWebsocketConsumer):
     held: services.HeldGame | None = None
     unsure = False  # the held game may be ahead of the stored one: read it before the next ask
     player: Any = None
+    counted: tuple[tuple[str, Any], ...] = ()  # the OPEN counts this socket holds
+
+    async def __call__(self, scope, receive, send) -> None:
+        """Channels' own loop, with two differences. A channel layer that fails (Redis
+        down) does not end the socket: Channels' would raise out of the loop and close
+        every socket of the process with 1011. And a message is not preceded by
+        ``close_old_connections`` on Channels' one sync thread (a thread hop per ask):
+        the database is used only on the pool's threads (``on_db``), which tidy their own."""
+        self.scope = scope
+        self.base_send = send
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            sources.append(self.layer_message)
+        try:
+            await await_many_dispatch(sources, self.dispatch)
+        except StopConsumer:
+            pass
+        finally:
+            for key in self.counted:
+                OPEN[key] -= 1
+                if OPEN[key] <= 0:
+                    del OPEN[key]
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def layer_message(self) -> dict[str, Any]:
+        while True:
+            try:
+                return await self.channel_layer.receive(self.channel_name)
+            except Exception as exc:  # noqa: BLE001 (whatever the layer's client raises)
+                log.info("channel layer unavailable: %s", exc.__class__.__name__)
+                await asyncio.sleep(LAYER_RETRY_SECONDS)
+
+    async def layer(self, operation: str) -> None:
+        """Join or leave the player's group; skipped (logged) if the layer fails or hangs."""
+        if self.channel_layer is None:
+            return
+        try:
+            await asyncio.wait_for(getattr(self.channel_layer, operation)(self.group, self.channel_name), LAYER_TIMEOUT)
+        except Exception as exc:  # noqa: BLE001
+            log.info("channel layer %s failed: %s", operation, exc.__class__.__name__)
 
     async def connect(self) -> None:
         scope = self.scope
@@ -80,10 +144,15 @@ class AttemptConsumer(AsyncWebsocketConsumer):
         if not sockets.host_allowed(scope) or (origin is not None and not sockets.origin_allowed(scope, origin)):
             await self.close()  # refused at the handshake (HTTP 403): another site's page learns nothing
             return
+        credential = sockets.credential_of(scope)
+        if credential and not await self.count(("credential", credential)):
+            return
         player, how, refused = await on_db(sockets.scope_player)(scope)
         if player is None or (origin is None and how != "token"):
             # Without an Origin only a token is taken (only a browser sends cookies by itself).
             await self.refuse(refused or "not_authenticated", "authenticate with the session cookie or a token")
+            return
+        if not await self.count(("player", player.pk)):
             return
         self.player, self.how = player, how
         self.checked_at = time.monotonic()
@@ -94,14 +163,22 @@ class AttemptConsumer(AsyncWebsocketConsumer):
             await self.refuse(exc.code, exc.detail or exc.code)
             return
         self.group = services.player_group(player.pk)
-        if self.channel_layer is not None:
-            await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.layer("group_add")
         self.tokens = limit("burst")
         self.filled_at = time.monotonic()
         self.heard_at = time.monotonic()
         await self.accept()
         self.watch = asyncio.ensure_future(self.watch_idle())
         await self.send_json({"ready": True, "move": len(self.held.attempt.moves)})
+
+    async def count(self, key: tuple[str, Any]) -> bool:
+        """Take one of ``key``'s sockets (settings.GAME_SOCKET["per_player"]), or refuse."""
+        if OPEN[key] >= limit("per_player"):
+            await self.refuse("too_many_sockets", f"at most {int(limit('per_player'))} open game sockets per player")
+            return False
+        OPEN[key] += 1  # no await since the check: concurrent handshakes count one by one
+        self.counted = (*self.counted, key)
+        return True
 
     async def refuse(self, code: str, detail: str) -> None:
         """Accept, say why, close: the page tells a refusal (fall back to HTTP, whose
@@ -114,8 +191,8 @@ class AttemptConsumer(AsyncWebsocketConsumer):
         watch = getattr(self, "watch", None)
         if watch is not None:
             watch.cancel()
-        if self.held is not None and self.channel_layer is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "group", None) is not None:
+            await self.layer("group_discard")
 
     async def send_json(self, data: dict[str, Any]) -> None:
         """A client that does not read its answers is closed, not waited for."""

@@ -57,6 +57,18 @@ def origin_allowed(scope: dict[str, Any], origin: str) -> bool:
     return parts.netloc.lower() == host.lower() and host_allowed(scope)
 
 
+def credential_of(scope: dict[str, Any]) -> str:
+    """The credential the handshake presents, as sent (the Authorization header, else the
+    session cookie), or "": a key to count sockets by before the database is asked whose
+    it is. Nothing is granted on it."""
+    headers = headers_of(scope)
+    authorization = headers.get(b"authorization")
+    if authorization:
+        return "authorization:" + authorization.decode("latin-1")
+    key = parse_cookie(headers.get(b"cookie", b"").decode("latin-1")).get(settings.SESSION_COOKIE_NAME)
+    return f"session:{key}" if key else ""
+
+
 def scope_player(scope: dict[str, Any]) -> tuple[Player | None, str, str]:
     """(player, how, refusal): ``how`` is "token" or "session"; without a player, the
     refusal's code (``bad_token``, ``not_authenticated``) as the HTTP API answers it."""

@@ -335,6 +335,33 @@ def test_asks_beyond_the_sockets_limit_are_rate_limited_with_retry_after():
     assert len(moves_of(view["id"])) == 2
 
 
+@override_settings(GAME_SOCKET={**settings.GAME_SOCKET, "per_player": 2})
+def test_a_player_holds_a_few_sockets_and_the_next_is_refused_until_one_closes():
+    nora = browser_player("Nora")
+    view = start(nora)
+
+    async def scenario():
+        first, second = (socket(view["id"], ORIGIN, cookie_of(nora)) for _ in range(2))
+        third = socket(view["id"], token_of(nora))  # another credential, the same player
+        await opened(first)
+        await opened(second)
+        await third.connect()
+        refusal = await third.receive_json_from(timeout=5)
+        closed = await third.receive_output(timeout=5)
+        await first.disconnect()
+        fourth = socket(view["id"], ORIGIN, cookie_of(nora))
+        hello = await opened(fourth)
+        # The sockets it holds still play the game.
+        answer = await ask(second, {"move": 0, "rank": view["hand"][0][:-1]})
+        for communicator in (second, fourth):
+            await communicator.disconnect()
+        return refusal, closed, hello, answer
+
+    refusal, closed, hello, answer = run(scenario())
+    assert refusal["error"] == "too_many_sockets" and closed["code"] == 4429
+    assert hello["ready"] and answer["move"] == 1 and len(moves_of(view["id"])) == 1
+
+
 @override_settings(RATE_LIMITS={**settings.RATE_LIMITS, "asks": "1/minute"})
 def test_the_players_ask_limit_is_shared_with_the_http_ask():
     mia = browser_player("Mia")

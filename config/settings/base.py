@@ -306,6 +306,7 @@ GAME_SOCKET = {
     "max_frame": int(os.environ.get("GAME_SOCKET_MAX_FRAME", "1024")),  # bytes: larger is `too_large`
     "rate": float(os.environ.get("GAME_SOCKET_RATE", "20")),  # asks per second per socket, sustained
     "burst": float(os.environ.get("GAME_SOCKET_BURST", "40")),  # asks at once per socket
+    "per_player": int(os.environ.get("GAME_SOCKET_PER_PLAYER", "8")),  # open sockets per player: more refused
     "idle_seconds": float(os.environ.get("GAME_SOCKET_IDLE_SECONDS", "600")),  # no message: closed
     "send_timeout": float(os.environ.get("GAME_SOCKET_SEND_TIMEOUT", "10")),  # an answer not taken: closed
     "recheck_seconds": float(os.environ.get("GAME_SOCKET_RECHECK_SECONDS", "60")),  # credential read again
