@@ -127,7 +127,7 @@ def kitten_states(page):
 
 def gofish_states(page):
     """Go Fish: the setup, a seat chosen, the others' turn, the setup over a game, the end."""
-    from games.rules.gofish import ENGINE
+    from .test_gofish import finish_on_the_server
 
     page.goto(page.base + "/gofish/")
     page.wait_for_selector('#gofish[data-phase="setup"]')
@@ -156,14 +156,7 @@ def gofish_states(page):
     yield "gofish-setup-over-a-game", page
     # The rest of the game played by the first legal ask, then resumed: its end.
     page.click("#gf-setup-cancel")
-    game = casual_game(page, "gofish")
-    state = ENGINE.new(seed=game.seed, **game.options)
-    for move in game.moves:
-        ENGINE.apply(state, move)
-    while not ENGINE.is_over(state):
-        game.moves.append(ENGINE.legal_moves(state)[0])
-        ENGINE.apply(state, game.moves[-1])
-    game.save()
+    finish_on_the_server(casual_game(page, "gofish"))
     page.reload()
     page.wait_for_selector("#gf-end:not([hidden])")
     yield "gofish-end", page

@@ -58,7 +58,8 @@ def engine_state(game: CasualGame):
 
 
 def history(page) -> list[dict]:
-    return page.evaluate("""() => [...document.querySelectorAll('#gf-history li')].map(li => ({
+    """The asks so far, as the log says them."""
+    return page.evaluate("""() => [...document.querySelectorAll('#gf-log [data-type="ask"]')].map(li => ({
         seat: +li.dataset.seat, target: +li.dataset.target, rank: li.dataset.rank, given: +li.dataset.given,
         text: li.textContent }))""")
 
@@ -87,6 +88,17 @@ def deal_with_keyboard(page, players: int, hand_size: int | None = None):
     wait_phase(page, "idle", "over")
 
 
+def finish_on_the_server(game: CasualGame):
+    """The rest of ``game`` played by the first legal ask of each turn and stored: a reload
+    shows its end. Returns the engine's state at the end."""
+    state = engine_state(game)
+    while not ENGINE.is_over(state):
+        game.moves.append(ENGINE.legal_moves(state)[0])
+        ENGINE.apply(state, game.moves[-1])
+    game.save()
+    return state
+
+
 def check_history_against_server(page, state):
     shown = history(page)
     expected = state.knowledge.ask_history
@@ -105,7 +117,7 @@ def test_a_whole_two_player_game_with_the_keyboard_only(new_page):
     deal_with_keyboard(page, 2)
     game = current(page)
     assert game.options == {"players": 2, "hand_size": 7}
-    assert page.locator("#gf-seats .gf-seat").count() == 2
+    assert page.locator("#gf-seats .gf-seat:visible").count() == 2
     turns = 0
     while page.get_attribute("#gofish", "data-phase") != "over":
         wait_phase(page, "idle", "over")
@@ -138,8 +150,10 @@ def test_a_whole_two_player_game_with_the_keyboard_only(new_page):
     check_history_against_server(page, state)
     outcome = ENGINE.outcome(state)
     assert page.is_visible("#gf-end") and not page.is_visible(".gf-hand-box")
-    rows = page.evaluate("() => [...document.querySelectorAll('#gf-end-books tr')].map(r => +r.dataset.books)")
-    assert rows == list(outcome.counts) and sum(rows) == 13
+    # Every seat's books face up on the table, the winners ringed in gold.
+    seats = sorted(table(page)["seats"], key=lambda s: s["seat"])
+    assert [s["laid"] for s in seats] == list(outcome.counts) and sum(outcome.counts) == 13
+    assert [s["seat"] for s in seats if s["ringed"]] == list(outcome.winners)
     assert page.get_attribute("#gf-end-title", "data-winners") == ",".join(map(str, outcome.winners))
     title = page.inner_text("#gf-end-title")
     assert title == ("You win!" if outcome.winners == (0,) else title)
@@ -164,7 +178,7 @@ def test_six_players_fit_a_phone_screen(new_page):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844, (i, box)
         assert seats.nth(i).is_visible()
     names = page.locator("#gf-seats .gf-seat-name").all_inner_texts()
-    assert names == ["You", "Ada", "Bo", "Cleo", "Dan", "Eve"]
+    assert names == ["Ada", "Bo", "Cleo", "Dan", "Eve", "You"]  # you sit at the bottom of the table
     # Choose Cleo with the arrows, ask her with Enter on a rank.
     page.keyboard.press("Shift+Tab")
     assert focused(page)["seat"] == "1"
@@ -193,8 +207,8 @@ def test_simulated_seats_play_out_step_by_step(new_page):
     seen = []
     page.expose_function("record", lambda n, phase: seen.append((n, phase)))
     page.evaluate("""() => new MutationObserver(() => record(
-        document.querySelectorAll('#gf-history li').length, document.querySelector('#gofish').dataset.phase))
-        .observe(document.querySelector('#gf-history'), { childList: true })""")
+        document.querySelectorAll('#gf-log [data-type="ask"]').length, document.querySelector('#gofish').dataset.phase))
+        .observe(document.querySelector('#gf-log'), { childList: true })""")
     # Ask until the turn passes (a "go fish"): then the other seats' asks are played out.
     for move in range(1, 30):
         page.keyboard.press("Enter")
@@ -206,7 +220,8 @@ def test_simulated_seats_play_out_step_by_step(new_page):
     total = len(history_now)
     # Every ask appeared on its own (one mutation per ask), most while the page was
     # still playing the events out, and the list ends equal to the server's.
-    assert [n for n, _ in seen] == list(range(1, total + 1)), seen
+    counts = [n for n, _ in seen]
+    assert counts == sorted(counts) and sorted(set(counts)) == list(range(1, total + 1)), seen
     assert sum(1 for _, phase in seen if phase == "playback") >= 2, seen
     check_history_against_server(page, engine_state(current(page)))
 
@@ -278,7 +293,7 @@ def test_localized_wording(new_page, locale, words):
     page = open_gofish(new_page, locale=locale)
     deal_with_keyboard(page, 2)
     # Play until some ask went fishing, so that the table said the words.
-    while page.get_attribute("#gofish", "data-phase") == "idle" and words[2] not in page.inner_text("#gf-history"):
+    while page.get_attribute("#gofish", "data-phase") == "idle" and words[2] not in page.inner_text("#gf-log"):
         moves = int(page.get_attribute("#gofish", "data-server-moves"))
         page.keyboard.press("Enter")
         page.wait_for_function(f"() => +document.querySelector('#gofish').dataset.serverMoves > {moves}")
@@ -382,7 +397,7 @@ def test_seats_and_ranks_are_named_by_their_visible_text_and_readable(new_page, 
 
     page = open_gofish(new_page, locale, viewport={"width": 390, "height": 844})
     deal_with_keyboard(page, 4)
-    targets = page.locator("#gf-seats button.gf-seat, #gf-hand button.gf-rank")
+    targets = page.locator("#gf-seats button.gf-seat:visible, #gf-hand button.gf-rank")
     assert targets.count() >= 4
     for i in range(targets.count()):
         button = targets.nth(i)
@@ -391,14 +406,9 @@ def test_seats_and_ranks_are_named_by_their_visible_text_and_readable(new_page, 
     assert [v for v in violations(page) if v["id"] in ("color-contrast", "label-content-name-mismatch")] == []
 
 
-@pytest.mark.parametrize(
-    "viewport", [{"width": 390, "height": 844}, {"width": 844, "height": 390}, {"width": 1280, "height": 800}]
-)
-def test_a_whole_game_moves_no_control(new_page, viewport):
-    """Issue 18: a full game at each viewport, the page recording on every change where
-    Skip, the pace and New game are, until the game is over."""
-    page = open_gofish(new_page, viewport=viewport)
-    deal_with_keyboard(page, 3)
+def watch_controls(page):
+    """From now on the page notes, on every change, where Skip, the pace and New game are
+    (until the game is over): one place in the end is a game that moved no control."""
     page.evaluate("""() => {
         const controls = ["#gf-skip", "#gf-pace", "#gf-new"];
         const root = document.getElementById("gofish");
@@ -412,19 +422,205 @@ def test_a_whole_game_moves_no_control(new_page, viewport):
         new MutationObserver(sample).observe(root, { subtree: true, childList: true, attributes: true });
         sample();
     }""")
+
+
+def controls_seen(page) -> dict:
+    return page.evaluate("() => ({ ...window.__still, places: [...window.__still.places] })")
+
+
+def table(page) -> dict:
+    """The table as drawn: each opponent's backs and count, each seat's books laid face up,
+    the pond's count and the backs of its pile."""
+    return page.evaluate("""() => ({
+        seats: [...document.querySelectorAll('#gf-seats .gf-seat')].filter(s => !s.closest('[hidden]')).map(s => ({
+            seat: +s.dataset.seat, backs: s.querySelectorAll('.gf-backs .back').length, ringed: s.matches('.gf-active'),
+            cards: +s.querySelector('.gf-seat-cards').dataset.cards,
+            laid: document.querySelectorAll(`[data-books-of="${s.dataset.seat}"] .book`).length })),
+        pond: +document.querySelector('#gf-pond').textContent,
+        pile: document.querySelectorAll('#gf-pond-pile .back').length })""")
+
+
+def check_table_against_server(page, state):
+    drawn = table(page)
+    assert sorted(s["seat"] for s in drawn["seats"]) == list(range(state.players))
+    for seat in drawn["seats"]:
+        n = len(state.hands[seat["seat"]])
+        assert seat["cards"] == n, seat
+        # Every card of an opponent's hand is a back on the table (yours are face up below).
+        assert seat["backs"] == (n if seat["seat"] else 0), seat
+        assert seat["laid"] == len(state.books[seat["seat"]]), seat
+    assert drawn["pond"] == len(state.pond)
+    assert drawn["pile"] == -(-len(state.pond) // 4)  # the pile's thickness: a back for four cards
+    return drawn
+
+
+def ask_first_rank(page):
+    """A click on the first rank of the hand; back when the server's answer is played out."""
+    moves = int(page.get_attribute("#gofish", "data-server-moves"))
+    page.locator("#gf-hand button").first.click()
+    page.wait_for_function(
+        f"() => +document.querySelector('#gofish').dataset.serverMoves > {moves}"
+        " && ['idle', 'over'].includes(document.querySelector('#gofish').dataset.phase)"
+    )
+
+
+@pytest.mark.parametrize(
+    "viewport,locale",
+    [
+        ({"width": 390, "height": 844}, "en-US"),
+        ({"width": 844, "height": 390}, "en-US"),
+        ({"width": 1280, "height": 800}, "ja-JP"),
+    ],
+)
+def test_a_whole_game_at_the_table_moves_no_control(new_page, viewport, locale):
+    """Issues 18 and 29: a full game at each size, the table checked against the server
+    after every turn (the backs count each hand, the books are laid, the pond shrinks as
+    its pile thins), the page recording on every change where the controls are."""
+    page = open_gofish(new_page, locale=locale, viewport=viewport)
+    deal_with_keyboard(page, 3)
+    watch_controls(page)
+    ponds = [check_table_against_server(page, engine_state(current(page)))["pond"]]
     turns = 0
+    size = f"{viewport['width']}x{viewport['height']}"
     while page.get_attribute("#gofish", "data-phase") != "over":
-        wait_phase(page, "idle", "over")
-        if page.get_attribute("#gofish", "data-phase") == "over":
-            break
-        moves = int(page.get_attribute("#gofish", "data-server-moves"))
-        page.locator("#gf-hand button").first.click()
-        page.wait_for_function(
-            f"() => +document.querySelector('#gofish').dataset.serverMoves > {moves}"
-            " && ['idle', 'over'].includes(document.querySelector('#gofish').dataset.phase)"
-        )
+        ask_first_rank(page)
         turns += 1
+        assert no_horizontal_scroll(page)
+        ponds.append(check_table_against_server(page, engine_state(current(page)))["pond"])
+        if turns == 4:
+            screenshot(page, f"gofish-table-middle-{locale}-{size}")
         assert turns < 200
-    seen = page.evaluate("() => ({ ...window.__still, places: [...window.__still.places] })")
-    assert current(page).status == "over" and seen["samples"] > turns
+    assert current(page).status == "over"
+    assert ponds == sorted(ponds, reverse=True) and ponds[-1] < ponds[0] == 52 - 3 * 7, ponds
+    seen = controls_seen(page)
+    assert seen["samples"] > turns
     assert len(seen["places"]) == 1, seen["places"]
+    screenshot(page, f"gofish-table-over-{locale}-{size}")
+
+
+# The check's words in each language (the seeds' wording of the deck and the hand).
+DECK_CHECK = {
+    "en-US": "6 players × 26 cards = 156: the deck has 52 cards. At most 8 cards each.",
+    "fr-FR": "6 joueurs × 26 cartes = 156 : le jeu n’a que 52 cartes. Au plus 8 cartes par main.",
+    "de-DE": "6 Spieler × 26 Karten = 156: Das Spiel hat nur 52 Karten. Höchstens 8 Karten pro Hand.",
+    "ja-JP": "6人 × 26枚 = 156枚：カードは全部で52枚です。1人8枚までにしてください。",
+}
+
+
+@pytest.mark.parametrize("locale", list(DECK_CHECK))
+def test_the_setup_refuses_six_hands_of_26_beside_the_field_without_a_request(new_page, locale):
+    page = open_gofish(new_page, locale=locale)
+    wait_phase(page, "setup")
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.select_option("#gf-players", "6")
+    page.fill("#gf-hand-size", "26")
+    # Said as it is typed, before Deal, beside the field it is about.
+    check = page.locator("#gf-deck-check")
+    assert check.inner_text() == DECK_CHECK[locale]
+    assert page.get_attribute("#gf-hand-size", "aria-invalid") == "true"
+    field, message = page.locator("#gf-hand-size").bounding_box(), check.bounding_box()
+    assert 0 <= message["y"] - (field["y"] + field["height"]) < 30, (field, message)
+    page.click("#gf-start")
+    assert page.get_attribute("#gofish", "data-phase") == "setup"
+    assert page.evaluate("document.activeElement.id") == "gf-hand-size"
+    assert page.is_visible("#gf-deck-check") and not page.is_visible("#gf-error")
+    page.keyboard.press("Enter")  # the form's submit by key is refused the same way
+    # Choosing the players after the hand size checks it again: 2 × 26 is the whole deck.
+    page.select_option("#gf-players", "2")
+    assert check.inner_text() == "" and page.get_attribute("#gf-hand-size", "aria-invalid") == "false"
+    assert requests == [], requests
+    page.click("#gf-start")  # a deal the deck can make is sent
+    wait_phase(page, "idle", "over")
+    assert current(page).options == {"players": 2, "hand_size": 26}
+    assert any("/api/casual/gofish/games" in url for url in requests), requests
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}])
+def test_the_setup_puts_each_label_beside_its_field(new_page, viewport):
+    page = open_gofish(new_page, locale="de-DE", viewport=viewport)
+    wait_phase(page, "setup")
+    for field in ("gf-players", "gf-hand-size"):
+        label = page.locator(f"label[for='{field}']").bounding_box()
+        box = page.locator(f"#{field}").bounding_box()
+        gap = box["x"] - (label["x"] + label["width"])
+        assert 0 <= gap <= 40, (field, label, box)  # issue 29: it was ~700 px on a desktop
+        assert box["x"] + box["width"] <= viewport["width"]
+    assert no_horizontal_scroll(page)
+
+
+def open_slow_table(new_page, locale, viewport, **kwargs):
+    page = new_page(locale=locale, viewport=viewport, **kwargs)
+    page.add_init_script(f"window.GOFISH_STEP_MS = {SLOW_STEP};")
+    page.goto(page.base + "/gofish/")
+    wait_phase(page, "setup")
+    return page
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}])
+def test_every_state_of_the_table_passes_axe(new_page, viewport, locale):
+    """Setup, playing (a seat chosen), a seat being asked while the others play, game over:
+    no serious or critical axe violation, and no sideways scroll, at both sizes."""
+    from .test_accessibility import violations
+
+    page = open_slow_table(new_page, locale, viewport)
+    size = f"{viewport['width']}x{viewport['height']}"
+    found = {}
+
+    def check(name):
+        found[name] = violations(page)
+        assert no_horizontal_scroll(page), name
+        screenshot(page, f"gofish-{name}-{locale}-{size}")
+
+    check("setup")
+    page.select_option("#gf-players", "4")
+    page.click("#gf-start")
+    wait_phase(page, "idle")
+    page.click("#gf-others .gf-seat >> nth=1")
+    check("playing")
+    assert ask_until_playback(page)
+    # The seat being asked: one, framed, the target of the last ask on the table.
+    page.wait_for_selector("#gf-others .gf-seat.gf-asked")
+    asked = page.locator("#gf-seats .gf-asked")
+    assert asked.count() == 1
+    last = history(page)[-1]
+    assert asked.get_attribute("data-seat") == str(last["target"])
+    check("asked")
+    page.click("#gf-skip")
+    wait_phase(page, "idle", "over", timeout=SLOW_STEP // 2)
+    assert page.locator("#gf-seats .gf-asked").count() == 0  # nobody is being asked on your turn
+    state = finish_on_the_server(current(page))
+    page.reload()
+    page.wait_for_selector("#gf-end:not([hidden])")
+    check_table_against_server(page, state)
+    check("over")
+    assert found == {name: [] for name in found}, found
+
+
+def count_flights(page):
+    """From now on the page counts the cards put in flight across the table."""
+    page.evaluate("""() => { window.__flights = 0;
+        new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes)
+            if (n.classList && n.classList.contains('flyer')) window.__flights++; })
+        .observe(document.body, { childList: true }); }""")
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_cards_fly_between_seats_unless_motion_is_reduced_and_a_key_ends_them(new_page, motion):
+    page = open_slow_table(new_page, "en-US", {"width": 1280, "height": 800}, reduced_motion=motion)
+    page.select_option("#gf-players", "3")
+    page.click("#gf-start")
+    wait_phase(page, "idle")
+    count_flights(page)
+    assert ask_until_playback(page)  # your go fish on the table; next, your draw from the pond
+    page.evaluate("window.__flights = 0")  # not the cards given to you before it
+    lines = page.locator("#gf-log p").count()
+    page.wait_for_function(f"document.querySelectorAll('#gf-log p').length > {lines}", timeout=2 * SLOW_STEP)
+    assert "You fish" in page.locator("#gf-log p").last.inner_text()
+    flights = page.evaluate("window.__flights")
+    assert flights == 0 if motion == "reduce" else flights >= 1, flights
+    page.keyboard.press("Escape")  # any key: the rest of their turn at once, no card in the air
+    wait_phase(page, "idle", "over", timeout=SLOW_STEP // 2)
+    page.wait_for_function("!document.querySelector('.flyer')", timeout=1000)
+    check_table_against_server(page, engine_state(current(page)))

@@ -1,6 +1,5 @@
-// The card table's pieces, for every table page (the daily game, its replays, Go Fish):
-// a card face up, card backs, the cards laid face up by rank, and a card flying across
-// the table. No words, no rules: the page names what it lays (felt.css draws them).
+// The card table's pieces of every table page (daily game, replays, Go Fish), drawn by
+// felt.css. No words, no rules: the page names what it lays.
 
 import { SUITS, rankLabel, rankOf, suitOf } from "./cards.js";
 import { el } from "./dom.js";
@@ -20,15 +19,14 @@ export function renderBacks(node, count, most) {
 // What a seat has laid face up, by rank, in the order laid: ``size`` cards of each rank
 // (a pair, a book of four), each group named by ``label(rank)``.
 export function layRanks(node, ranks, label, size = 2, kind = "pair") {
+  if (node.dataset.ranks === ranks.join(" ")) return;
   node.dataset.ranks = ranks.join(" ");
-  if (node.childElementCount === ranks.length) return;
   node.replaceChildren(...ranks.map((rank) => el("li", { class: kind, "data-rank": rank, "aria-label": label(rank) },
     ...Array.from({ length: size }, () => el("span", { class: "mini", "aria-hidden": "true", text: rankLabel(rank) })))));
 }
 
-// Motion that explains: a card travels from one place of the table to another in ``ms``
-// (none at 0). ``face``: a card ("7H") flies face up, a rank ("7") as its rank alone,
-// nothing as a back. Decoration only: the page's counts and live region say what happened.
+// Motion that explains: a card crosses the table in ``ms`` (none at 0), face up ("7H"), as
+// its rank ("7") or as a back (null). Decoration: the counts and live region say it all.
 export function fly(from, to, face, ms, delay = 0) {
   if (!ms || !from || !to) return;
   const a = from.getBoundingClientRect();

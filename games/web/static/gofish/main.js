@@ -1,5 +1,5 @@
 // Go Fish's controller: input to the server, state through its mutators, render.js draws.
-// The server plays every simulated seat; this file only paces the events.
+// The server plays the simulated seats; this file paces their events.
 import * as api from "../casual/api.js";
 import * as S from "./state.js";
 import { PACES, loadPace, remember, savePace } from "../casual/pace.js";
@@ -9,6 +9,7 @@ import { createPlayback, finishOnInput } from "../frontend/playback.js";
 
 const { pgettext } = window;
 const root = document.getElementById("gofish");
+const $ = (sel) => root.querySelector(sel);
 const GAME = root.dataset.game;
 const config = {
   setup: JSON.parse(document.getElementById("gf-setup-data").textContent),
@@ -18,27 +19,24 @@ const state = S.createState(config);
 S.setPace(state, loadPace(GAME));
 const draw = () => render(root, state);
 
-// The other seats' turn at the player's pace; a key, a tap on the table, Skip or any
-// control that needs the table shows the rest of it at once.
+// The others' turn at the player's pace; a key, a tap, Skip or a control shows the rest at once.
 const playback = createPlayback();
 finishOnInput(root, playback, { active: () => state.phase === "playback", controls: "#gf-skip, #gf-pace, #gf-new, a" });
 
-// The log as shown after the server's move ``moves``: a reload shows it again.
-const rememberLog = (game) => remember(GAME, game.id, game.moves, { log: state.announcements });
-
-const MESSAGES = {
-  bad_input: () => pgettext("gofish", "These options cannot be played: check the number of players and the hand size."),
-  network: () => pgettext("gofish", "Could not reach the server. Try again."),
-};
+// What the log showed after the server's move ``moves``: a reload shows it again.
+const rememberLog = (game, log = state.announcements) => remember(GAME, game.id, game.moves, { log });
 
 function fail(error) {
-  const message = MESSAGES[error.code];
-  S.setError(state, message ? message() : pgettext("gofish", "Something went wrong.") + " (" + (error.code || error) + ")");
+  S.setError(state, error.code === "network" ? pgettext("gofish", "Could not reach the server. Try again.")
+    : pgettext("gofish", "Something went wrong.") + " (" + (error.code || error) + ")");
   if (state.phase === "busy") S.setPhase(state, state.game && !state.game.view.over ? "idle" : "over");
+  if (state.asking && state.asking.given === null) S.setAsking(state, null);  // never asked
   draw();
 }
 
-function show(game) {
+function show(game, log) {
+  S.clearAnnouncements(state);
+  for (const event of log) S.announce(state, event);
   S.setGame(state, game);
   S.openSetup(state, false);
   draw();
@@ -48,14 +46,8 @@ function show(game) {
 const page = casualPage(GAME, {
   draw,
   setTally: (tally) => S.setTally(state, tally),
-  show: (current, shown) => {
-    S.clearAnnouncements(state);
-    // Not remembered (another browser, storage off): the asks are in the view.
-    for (const event of shown ? shown.log : current.view.ask_history.map((a) => ({ type: "ask", ...a }))) {
-      S.announce(state, event);
-    }
-    show(current);
-  },
+  // Not remembered (another browser, storage off): the asks are in the view.
+  show: (current, shown) => show(current, shown ? shown.log : current.view.ask_history.map((a) => ({ type: "ask", ...a }))),
   none: () => {
     S.clearAnnouncements(state);
     S.setPhase(state, "setup");
@@ -63,92 +55,88 @@ const page = casualPage(GAME, {
   },
   fail,
 });
-const { session, resync } = page;
 
 async function playOut(response) {
-  S.beginPlayback(state, response);
-  remember(GAME, response.id, response.moves, { log: [...state.announcements, ...response.events] });
+  S.setPhase(state, "playback");
+  rememberLog(response, [...state.announcements, ...response.events]);
   draw();
-  // Each event of the simulated seats after a pause at the player's pace.
+  // Each event after a pause at the player's pace; its cards move for most of it.
+  const step = () => config.stepMs * PACES[state.pace];
   await playback.play(response.events, async (event, i) => {
-    if (i > 0 && event.type !== "end") await playback.pause(config.stepMs * PACES[state.pace]);
-    S.revealEvent(state, event);
+    if (i > 0 && event.type !== "end") await playback.pause(step());
+    S.revealEvent(state, event, playback.motion(Math.min(0.8 * step(), 900)));
     draw();
   });
   S.setGame(state, response);
   draw();
 }
 
-// The running playback, for a control to wait for its end.
-let playing = Promise.resolve();
+let playing = Promise.resolve();  // the running playback, for a control to wait for its end
 
 async function onAsk(rank) {
-  const game = state.game;
   if (state.phase !== "idle" || state.target === null) return;
-  S.setPhase(state, "busy");
-  S.setError(state, null);
+  const game = state.game;
+  S.beginAsk(state, rank);
   draw();
-  let played;
   try {
-    played = await session.play(game, { seat: 0, target: state.target, rank });
-    if (played.stale) {
-      await resync(played.game);
-      return;
-    }
+    const played = await page.session.play(game, { seat: 0, target: state.target, rank });
+    if (played.stale) return await page.resync(played.game);
+    playing = playOut(played.game);
   } catch (error) {
-    fail(error);
-    return;
+    return fail(error);
   }
-  playing = playOut(played.game);
   await playing;
 }
 
 async function onStart(options) {
   if (state.phase === "busy" || state.phase === "playback") return;
+  // A deal the deck cannot make is refused here, beside the field: no request.
+  S.checkDeal(state, options.players, options.hand_size);
+  if (state.deckCheck) {
+    draw();
+    return $("#gf-hand-size").focus();
+  }
   const previous = state.phase;
   S.setPhase(state, "busy");
   S.setError(state, null);
   draw();
-  let game;
   try {
-    game = await api.casualCreate(GAME, options);
+    const game = await api.casualCreate(GAME, options);
+    // The deal (and books laid at once) announced as the table saw them.
+    show(game, game.events.filter((e) => e.type !== "ask"));
+    rememberLog(game);
   } catch (error) {
     S.setPhase(state, previous);
     fail(error);
-    return;
   }
-  S.clearAnnouncements(state);
-  S.openSetup(state, false);
-  show(game);
-  // The deal (and books laid at once) announced as the table saw them.
-  for (const event of game.events) if (event.type !== "ask") S.announce(state, event);
-  rememberLog(game);
+}
+
+let typed = false;  // the player typed a hand size in this setup
+
+// The hand size follows the players until the player types one; the deck's check, both.
+function onOptions(players, typing) {
+  const field = $("#gf-hand-size");
+  typed ||= typing;
+  if (!typed) field.value = config.setup.hand_sizes[players];
+  S.checkDeal(state, players, field.value === "" ? null : Number(field.value));
   draw();
 }
 
 function openSetup(open) {
   if (open) {
-    const select = root.querySelector("#gf-players");
-    const current = state.game ? state.game.view : null;
-    if (current) select.value = String(current.players);
-    onPlayers(Number(select.value));
+    typed = false;
+    if (state.game) $("#gf-players").value = state.game.view.players;
+    onOptions(Number($("#gf-players").value), false);
   }
   S.openSetup(state, open);
   draw();
 }
 
-// The hand size follows the number of players until the player changes it.
-function onPlayers(players) {
-  root.querySelector("#gf-hand-size").value = String(config.setup.hand_sizes[String(players)]);
-  draw();
-}
-
 mount(root, {
   onStart,
-  onPlayers,
+  onOptions,
   onAsk,
-  // New game acts on the first click even while the others play: their turn is
-  // finished at once (it is stored already), then the setup replaces the table.
+  // New game acts at once while the others play: their turn (stored already) is finished first.
   onSetup: async (open) => {
     if (state.phase === "playback") {
       playback.finish();
@@ -166,10 +154,7 @@ mount(root, {
   onTarget: (seat, viaKeyboard) => {
     S.chooseTarget(state, seat);
     draw();
-    if (viaKeyboard) {
-      const button = root.querySelector(`#gf-hand button[data-index="${state.focusRank}"]`);
-      if (button) button.focus();
-    }
+    if (viaKeyboard) $(`#gf-hand [data-index="${state.focusRank}"]`)?.focus();
   },
   onMoveTarget: (delta) => {
     S.moveTarget(state, delta);

@@ -1,263 +1,232 @@
-// The only module of the Go Fish page that touches the DOM: render(state) draws
-// everything from the plain state; mount() wires DOM events to the entry module's handlers.
-import { cardLabel, rankLabel, rankOf, suitOf } from "../frontend/cards.js";
+// The only module of the Go Fish page that touches the DOM: render(state) draws the table
+// from the plain state with felt.js's pieces; mount() wires the DOM to main.js's handlers.
+import { SUITS, cardLabel, rankLabel, rankOf, suitOf } from "../frontend/cards.js";
 import { $, el, fmt, onArrows, onFocusIndex, renderGrowing } from "../frontend/dom.js";
-import { handRanks, legalTargets, visibleHistory } from "./state.js";
+import { cardFace, fly, layRanks, renderBacks } from "../frontend/felt.js";
+import { handRanks, legalTargets } from "./state.js";
 
 const { npgettext, pgettext } = window;
+const P = (text, values) => fmt(pgettext("gofish", text), values);
+const N = (one, many, n, values) => fmt(npgettext("gofish", one, many, n), { n, ...values });
 
 // Seat 0 is the player; the simulated opponents have names (not translated).
 const OPPONENTS = ["Ada", "Bo", "Cleo", "Dan", "Eve"];
-export const seatName = (seat) => (seat === 0 ? pgettext("gofish", "You") : OPPONENTS[seat - 1]);
+export const seatName = (seat) => (seat ? OPPONENTS[seat - 1] : P("You"));
 
 // A rank as asked for in a sentence ("sevens", « des 7 » …).
-export function rankName(rank) {
-  switch (rank) {
-    case "A": return pgettext("gofish", "aces");
-    case "J": return pgettext("gofish", "jacks");
-    case "Q": return pgettext("gofish", "queens");
-    case "K": return pgettext("gofish", "kings");
-    default: return fmt(pgettext("gofish", "%(number)ss"), { number: rank });
-  }
-}
+export const rankName = (rank) => ({ A: P("aces"), J: P("jacks"), Q: P("queens"), K: P("kings") })[rank]
+  || P("%(number)ss", { number: rank });
 
-// One ask, in the words of the table (history line and announcement).
+// One ask, in the words of the table.
 export function askText(e) {
-  const v = { asker: seatName(e.seat), target: seatName(e.target), rank: rankName(e.rank), n: e.given };
-  if (e.seat === 0) {
-    return fmt(e.given ? npgettext("gofish", "You ask %(target)s for %(rank)s: %(target)s gives you %(n)s.",
-      "You ask %(target)s for %(rank)s: %(target)s gives you %(n)s.", e.given)
-      : pgettext("gofish", "You ask %(target)s for %(rank)s: “Go fish!”"), v);
-  }
-  if (e.target === 0) {
-    return fmt(e.given ? npgettext("gofish", "%(asker)s asks you for %(rank)s: you give %(n)s.",
-      "%(asker)s asks you for %(rank)s: you give %(n)s.", e.given)
-      : pgettext("gofish", "%(asker)s asks you for %(rank)s: “Go fish!”"), v);
-  }
-  return fmt(e.given ? npgettext("gofish", "%(asker)s asks %(target)s for %(rank)s: %(target)s gives %(n)s.",
-    "%(asker)s asks %(target)s for %(rank)s: %(target)s gives %(n)s.", e.given)
-    : pgettext("gofish", "%(asker)s asks %(target)s for %(rank)s: “Go fish!”"), v);
+  const v = { asker: seatName(e.seat), target: seatName(e.target), rank: rankName(e.rank) };
+  const [given, none] = e.seat === 0
+    ? ["You ask %(target)s for %(rank)s: %(target)s gives you %(n)s.", "You ask %(target)s for %(rank)s: “Go fish!”"]
+    : e.target === 0 ? ["%(asker)s asks you for %(rank)s: you give %(n)s.", "%(asker)s asks you for %(rank)s: “Go fish!”"]
+      : ["%(asker)s asks %(target)s for %(rank)s: %(target)s gives %(n)s.", "%(asker)s asks %(target)s for %(rank)s: “Go fish!”"];
+  return e.given ? N(given, given, e.given, v) : P(none, v);
 }
 
 export function winnersText(winners) {
-  if (winners.length === 1 && winners[0] === 0) return pgettext("gofish", "You win!");
   const names = winners.map(seatName).join(", ");
-  if (winners.includes(0)) return fmt(pgettext("gofish", "Shared win: %(names)s"), { names });
-  return fmt(npgettext("gofish", "%(names)s wins", "%(names)s win", winners.length), { names });
+  return winners.length === 1 && winners[0] === 0 ? P("You win!")
+    : winners.includes(0) ? P("Shared win: %(names)s", { names }) : N("%(names)s wins", "%(names)s win", winners.length, { names });
 }
 
-// The words of one event, as announced in the live region.
+// The words of one event, as the live region says them ("" for a hand dealt to another seat).
 export function eventText(e) {
   const name = seatName(e.seat);
+  const me = e.seat === 0;
   switch (e.type) {
-    case "deal":
-      return e.seat === 0 ? fmt(npgettext("gofish", "Cards dealt: %(n)s each.", "Cards dealt: %(n)s each.", e.count), { n: e.count }) : "";
-    case "ask":
-      return askText(e);
-    case "draw":
-      if (e.seat === 0) {
-        const card = cardLabel(e.card);
-        return e.reason === "fish" ? fmt(pgettext("gofish", "You fish %(card)s from the pond."), { card })
-          : e.reason === "empty_hand" ? fmt(pgettext("gofish", "Your hand is empty: you draw %(card)s."), { card })
-            : fmt(pgettext("gofish", "Nobody else holds cards: you draw %(card)s."), { card });
-      }
-      return e.reason === "fish" ? fmt(pgettext("gofish", "%(name)s fishes a card from the pond."), { name })
-        : e.reason === "empty_hand" ? fmt(pgettext("gofish", "%(name)s has no cards and draws one from the pond."), { name })
-          : fmt(pgettext("gofish", "Nobody else holds cards: %(name)s draws one."), { name });
-    case "book":
-      return e.seat === 0 ? fmt(pgettext("gofish", "You lay down a book of %(rank)s."), { rank: rankName(e.rank) })
-        : fmt(pgettext("gofish", "%(name)s lays down a book of %(rank)s."), { name, rank: rankName(e.rank) });
-    case "pass":
-      return e.seat === 0 ? pgettext("gofish", "Your hand and the pond are empty: you pass.")
-        : fmt(pgettext("gofish", "%(name)s passes: empty hand, empty pond."), { name });
-    case "end":
-      return pgettext("gofish", "Game over") + " — " + winnersText(e.outcome.winners);
-    default:
-      return "";
+    case "deal": return me ? N("Cards dealt: %(n)s each.", "Cards dealt: %(n)s each.", e.count) : "";
+    case "ask": return askText(e);
+    case "draw": return P(me ? { fish: "You fish %(card)s from the pond.", empty_hand: "Your hand is empty: you draw %(card)s." }[e.reason]
+      || "Nobody else holds cards: you draw %(card)s." : { fish: "%(name)s fishes a card from the pond.",
+      empty_hand: "%(name)s has no cards and draws one from the pond." }[e.reason] || "Nobody else holds cards: %(name)s draws one.",
+    { name, card: me && cardLabel(e.card) });
+    case "book": return P(me ? "You lay down a book of %(rank)s." : "%(name)s lays down a book of %(rank)s.", { name, rank: rankName(e.rank) });
+    case "pass": return P(me ? "Your hand and the pond are empty: you pass." : "%(name)s passes: empty hand, empty pond.", { name });
+    case "end": return P("Game over") + " — " + winnersText(e.outcome.winners);
+    default: return "";
   }
 }
 
-export function mount(root, handlers) {
-  $(root, "#gf-setup-form").addEventListener("submit", (ev) => {
+export function mount(root, h) {
+  const on = (sel, type, fn) => $(root, sel).addEventListener(type, fn);
+  const players = () => Number($(root, "#gf-players").value);
+  on("#gf-setup-form", "submit", (ev) => {
     ev.preventDefault();
     const size = $(root, "#gf-hand-size").value;
-    handlers.onStart({ players: Number($(root, "#gf-players").value), hand_size: size === "" ? null : Number(size) });
+    h.onStart({ players: players(), hand_size: size === "" ? null : Number(size) });
   });
-  $(root, "#gf-players").addEventListener("change", (ev) => handlers.onPlayers(Number(ev.target.value)));
-  $(root, "#gf-setup-cancel").addEventListener("click", () => handlers.onSetup(false));
-  $(root, "#gf-new").addEventListener("click", () => handlers.onSetup(true));
-  $(root, "#gf-again").addEventListener("click", () => handlers.onSetup(true));
-
-  const seats = $(root, "#gf-seats");
-  seats.addEventListener("click", (ev) => {
-    const button = ev.target.closest("button[data-seat]");
-    if (button && button.getAttribute("aria-disabled") !== "true") handlers.onTarget(Number(button.dataset.seat), false);
-  });
-  onArrows(seats, handlers.onMoveTarget, (ev) => {
-    if (ev.key !== "Enter" && ev.key !== " ") return;
-    const button = ev.target.closest("button[data-seat]");
-    if (!button) return;
-    ev.preventDefault();  // Enter chooses and goes on to the ranks; no click as well
-    if (button.getAttribute("aria-disabled") !== "true") handlers.onTarget(Number(button.dataset.seat), true);
-  });
-
-  // A key or a tap while the others play finishes their turn: playback.js, from main.js.
-  $(root, "#gf-skip").addEventListener("click", handlers.onSkip);
-  $(root, "#gf-pace").addEventListener("change", (ev) => handlers.onPace(ev.target.value));
-
+  on("#gf-hand-size", "input", () => h.onOptions(players(), true));
+  on("#gf-players", "change", () => h.onOptions(players(), false));
+  on("#gf-setup-cancel", "click", () => h.onSetup(false));
+  on("#gf-new", "click", () => h.onSetup(true));
+  on("#gf-again", "click", () => h.onSetup(true));
+  on("#gf-skip", "click", h.onSkip);
+  on("#gf-pace", "change", (ev) => h.onPace(ev.target.value));
+  // The seat or rank a click or key is on, unless it may not be chosen now.
+  const pick = (ev, key) => {
+    const button = ev.target.closest(`[data-${key}]`);
+    return button && button.getAttribute("aria-disabled") !== "true" ? button.dataset[key] : null;
+  };
+  const seats = $(root, "#gf-others");
   const hand = $(root, "#gf-hand");
-  hand.addEventListener("click", (ev) => {
-    const button = ev.target.closest("button[data-rank]");
-    if (button && button.getAttribute("aria-disabled") !== "true") handlers.onAsk(button.dataset.rank);
+  seats.addEventListener("click", (ev) => pick(ev, "seat") && h.onTarget(Number(pick(ev, "seat"))));
+  onArrows(seats, h.onMoveTarget, (ev) => {
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    ev.preventDefault();  // Enter chooses and goes on to the ranks; no click as well
+    if (pick(ev, "seat")) h.onTarget(Number(pick(ev, "seat")), true);
   });
-  onFocusIndex(hand, "button[data-rank]", handlers.onFocusRank);
-  onArrows(hand, handlers.onMoveRank);
+  hand.addEventListener("click", (ev) => pick(ev, "rank") && h.onAsk(pick(ev, "rank")));
+  onFocusIndex(hand, "[data-rank]", h.onFocusRank);
+  onArrows(hand, h.onMoveRank);
 }
 
 function renderSetup(root, state) {
   const box = $(root, "#gf-setup");
-  const wasHidden = box.hidden;
+  const opening = box.hidden && state.setupOpen;
   box.hidden = !state.setupOpen;
   $(root, "#gf-setup-cancel").hidden = !(state.game && !state.game.view.over);
   const players = Number($(root, "#gf-players").value);
-  $(root, "#gf-opponents").textContent = fmt(pgettext("gofish", "Your opponents: %(names)s"),
-    { names: OPPONENTS.slice(0, players - 1).join(", ") });
-  if (wasHidden && !box.hidden) $(root, "#gf-players").focus();
+  $(root, "#gf-opponents").textContent = P("Your opponents: %(names)s", { names: OPPONENTS.slice(0, players - 1).join(", ") });
+  // Why the deck cannot deal it, beside the hand size as it is typed (no request is sent).
+  const c = state.deckCheck;
+  $(root, "#gf-hand-size").setAttribute("aria-invalid", Boolean(c));
+  $(root, "#gf-deck-check").textContent = !c ? "" : c.cards
+    ? P("%(players)s players × %(cards)s cards = %(needed)s: the deck has %(deck)s cards. At most %(most)s cards each.", c)
+    : P("Each hand needs at least 1 card.");
+  if (opening) $(root, "#gf-players").focus();
 }
 
-function seatTile(state, seat, targets) {
-  const s = state.shown;
-  const books = s.books[seat];
-  const cards = fmt(npgettext("gofish", "%(n)s card", "%(n)s cards", s.hand_sizes[seat]), { n: s.hand_sizes[seat] });
-  const bookText = fmt(npgettext("gofish", "%(n)s book", "%(n)s books", books.length), { n: books.length });
-  // The spaces keep the parts apart in the accessible name (the visible text, which
-  // the radiogroup's label "Ask whom?" introduces); flex layout does not render them.
-  const children = [
-    el("span", { class: "gf-seat-name", text: seatName(seat) }), " ",
-    el("span", { class: "gf-seat-cards", "data-cards": s.hand_sizes[seat], text: cards }), " ",
-    el("span", { class: "gf-seat-books", "data-books": books.length, text: bookText }), " ",
-    el("span", { class: "gf-seat-ranks", "aria-hidden": "true", text: books.map(rankLabel).join(" ") }),
-  ];
-  const common = { class: "gf-seat" + (s.turn === seat && state.phase !== "over" ? " gf-active" : ""), "data-seat": seat };
-  if (seat === 0) return el("div", { ...common, class: common.class + " gf-me" }, ...children);
+// What the last ask said at the table: the asker's question, then the answer of the seat asked.
+function saying(a, seat) {
+  if (!a) return "";
+  if (a.seat === seat) return P("%(target)s, %(rank)s?", { target: seatName(a.target), rank: rankName(a.rank) });
+  if (a.target !== seat || a.given === null) return "";
+  return a.given ? N("Gives %(n)s", "Gives %(n)s", a.given) : P("Go fish!");
+}
+
+// A seat of the template: what it said, its hand as card backs and counted, its books.
+function renderSeat(root, state, seat, targets) {
+  const { shown, phase, asking } = state;
+  const tile = $(root, `[data-seat="${seat}"]`);
+  const [, say, backs, cards, books] = tile.children;
+  const n = shown.hand_sizes[seat];
   const legal = targets.includes(seat);
-  const chosen = state.target === seat;
-  return el("button", {
-    ...common, type: "button", role: "radio", "aria-checked": String(chosen && legal),
-    "aria-disabled": legal ? null : "true", tabindex: seat === (state.target ?? 1) ? "0" : "-1",
-  }, ...children);
+  // The gold ring: whose turn it is; at the end, the winners.
+  const ringed = phase === "over" ? state.game.view.outcome.winners.includes(seat) : shown.turn === seat;
+  tile.className = "gf-seat" + (ringed ? " gf-active" : "")
+    + (asking && asking.target === seat && ["busy", "playback"].includes(phase) ? " gf-asked" : "");
+  if (seat) {
+    tile.setAttribute("aria-checked", state.target === seat && legal);
+    tile.setAttribute("aria-disabled", !legal);
+    tile.tabIndex = seat === (state.target ?? 1) ? 0 : -1;
+  }
+  say.textContent = saying(asking, seat);
+  renderBacks(backs, seat ? n : 0, n);
+  backs.style.setProperty("--n", Math.max(n, 2));  // how close they stand (gofish.css)
+  cards.textContent = N("%(n)s card", "%(n)s cards", n);
+  cards.dataset.cards = n;
+  books.textContent = N("%(n)s book", "%(n)s books", shown.books[seat].length);
+  const laid = $(root, `[data-books-of="${seat}"]`);
+  if (seat) laid.ariaLabel = P("Books of %(name)s", { name: seatName(seat) });
+  layRanks(laid, shown.books[seat], rankName, 4, "pair book");
 }
 
 function renderSeats(root, state, targets) {
-  const seats = $(root, "#gf-seats");
-  const hadFocus = seats.contains(document.activeElement);
-  const tiles = [];
-  for (let seat = 0; seat < state.game.view.players; seat++) tiles.push(seatTile(state, seat, targets));
-  seats.replaceChildren($(root, "#gf-seats-title"), ...tiles);
-  seats.dataset.players = String(state.game.view.players);
-  if (hadFocus) {
-    const chosen = seats.querySelector(`button[data-seat="${state.target}"]`) || seats.querySelector("button[tabindex='0']");
-    if (chosen) chosen.focus();
+  for (let seat = 0; seat <= OPPONENTS.length; seat++) {
+    const here = seat < state.game.view.players;
+    if (seat) $(root, `[data-seat="${seat}"]`).parentNode.hidden = !here;
+    if (here) renderSeat(root, state, seat, targets);
   }
+  // The arrows move the chosen seat: the focus goes with it.
+  if ($(root, "#gf-others").contains(document.activeElement)) $(root, `[data-seat="${state.target}"]`)?.focus();
+  // The pond as a pile: its thickness, a back for four cards.
+  renderBacks($(root, "#gf-pond-pile"), Math.ceil(state.shown.pond_size / 4), 13);
+  $(root, "#gf-pond").textContent = state.shown.pond_size;
 }
 
 function renderHand(root, state, targets) {
   const hand = $(root, "#gf-hand");
   const active = document.activeElement;
   // The hand takes the focus back from nowhere: the body, a re-rendered rank, or a
-  // control that was just hidden (the setup form's Deal button).
-  const hadFocus = !active || active === document.body || hand.contains(active) || Boolean(active.closest("[hidden]"));
-  const ranks = handRanks(state);
-  const legal = new Set(state.phase === "idle" ? state.game.view.legal_moves
-    .filter((m) => m.target === state.target).map((m) => m.rank) : []);
-  const buttons = ranks.map((rank, i) => {
+  // control just hidden (the setup form's Deal button).
+  const hadFocus = !active || active === document.body || hand.contains(active) || active.closest("[hidden]");
+  const legal = state.phase === "idle" ? state.game.view.legal_moves.filter((m) => m.target === state.target).map((m) => m.rank) : [];
+  const buttons = handRanks(state).map((rank, i) => {
     const cards = state.shown.hand.filter((c) => rankOf(c) === rank);
-    const ok = legal.has(rank);
-    const visible = cards.map((c) => cardLabel(c)).join(" ");
+    // The name starts with what the faces show, rank then suit (label-in-name), then what Enter does.
+    const visible = cards.map((c) => rankLabel(rank) + " " + SUITS[suitOf(c)]).join(" ");
     return el("button", {
-      type: "button", class: "gf-rank", "data-rank": rank, "data-index": i,
-      tabindex: i === state.focusRank ? "0" : "-1", "aria-disabled": ok ? null : "true",
-      // The name starts with the visible cards (label-in-name), then what Enter does.
-      "aria-label": targets.includes(state.target)
-        ? fmt(pgettext("gofish", "%(cards)s: ask %(name)s for %(rank)s"),
-          { name: seatName(state.target), rank: rankName(rank), cards: visible })
-        : visible,
-    }, ...cards.flatMap((c, i) => [i ? " " : null,
-      el("span", { class: "gf-card suit-" + suitOf(c), "data-card": c, text: cardLabel(c) })]));
+      type: "button", class: "gf-rank", "data-rank": rank, "data-index": i, tabindex: i === state.focusRank ? 0 : -1,
+      "aria-disabled": !legal.includes(rank) && "true", "aria-label": targets.includes(state.target)
+        ? P("%(cards)s: ask %(name)s for %(rank)s", { name: seatName(state.target), rank: rankName(rank), cards: visible }) : visible,
+    }, ...cards.flatMap((c, j) => {
+      const face = cardFace(c);
+      face.classList.add("gf-card");
+      face.dataset.card = c;
+      return [j ? " " : null, face];
+    }));
   });
   hand.replaceChildren(...buttons);
-  hand.dataset.ready = state.phase === "idle" && targets.length ? "1" : "0";
   if (hadFocus && buttons.length && state.phase === "idle") buttons[state.focusRank].focus({ preventScroll: true });
 }
 
-function renderHistory(root, state) {
-  const entries = visibleHistory(state);
-  renderGrowing($(root, "#gf-history"), entries, (e) => el("li", {
-    class: "gf-ask" + (e.given ? " gf-given" : "") + (e.seat === 0 ? " gf-mine" : ""),
-    "data-seat": e.seat, "data-target": e.target, "data-rank": e.rank, "data-given": e.given,
-    text: askText(e),
-  }));
-  $(root, "#gf-history-empty").hidden = entries.length > 0;
-}
-
-function renderLog(root, state) {
-  const texts = state.announcements.map(eventText).filter(Boolean);
-  renderGrowing($(root, "#gf-log"), texts, (text) => el("p", { text }));
+// The cards of the event being revealed cross the table: given cards from the seat asked to
+// the asker, a card from the pond (face up to you only), a book to where books are laid.
+let moved = null;
+function animateMove(root, state) {
+  const e = state.moving;
+  if (!e || e === moved) return;
+  moved = e;
+  const hand = (seat) => $(root, seat ? `#gf-others [data-seat="${seat}"] .backs` : "#gf-hand");
+  const go = (from, to, faces) => faces.forEach((face, i) => fly(from, to, face, state.motionMs, i * state.motionMs / 6));
+  if (e.type === "ask") go(hand(e.target), hand(e.seat), e.cards);
+  if (e.type === "draw") go($(root, "#gf-pond-pile"), hand(e.seat), [e.seat ? null : e.card]);
+  if (e.type === "book") go(hand(e.seat), $(root, `[data-books-of="${e.seat}"]`), Array(4).fill(e.rank));
 }
 
 function renderEnd(root, state) {
   const panel = $(root, "#gf-end");
-  const outcome = state.phase === "over" && !state.setupOpen ? state.game.view.outcome : null;
-  const wasHidden = panel.hidden;
+  const outcome = state.phase === "over" && !state.setupOpen && state.game.view.outcome;
+  const opening = panel.hidden && outcome;
   panel.hidden = !outcome;
   if (!outcome) return;
   const title = $(root, "#gf-end-title");
   title.textContent = winnersText(outcome.winners);
-  title.dataset.winners = outcome.winners.join(",");
-  const rows = state.game.view.books.map((books, seat) => el("tr", {
-    class: outcome.winners.includes(seat) ? "gf-winner" : null, "data-seat": seat, "data-books": books.length,
-  }, el("th", { scope: "row", text: seatName(seat) }), el("td", { text: String(books.length) }),
-  el("td", { text: books.map(rankLabel).join(" ") })));
-  $(root, "#gf-end-books").replaceChildren(...rows);
-  if (wasHidden) panel.focus();
+  title.dataset.winners = outcome.winners;
+  if (opening) panel.focus();
 }
 
 export function render(root, state) {
-  root.dataset.phase = state.phase;
-  root.dataset.gameId = state.game ? String(state.game.id) : "";
-  root.dataset.serverMoves = state.game ? String(state.game.moves) : "";
-  for (const [k, v] of Object.entries(state.tally)) {
-    const b = root.querySelector(`#gf-tally [data-tally="${k}"]`);
-    if (b) b.textContent = String(v);
-  }
+  const { phase, game, shown } = state;
+  Object.assign(root.dataset, { phase, gameId: game ? game.id : "", serverMoves: game ? game.moves : "" });
+  for (const [k, v] of Object.entries(state.tally)) $(root, `#gf-tally [data-tally="${k}"]`).textContent = v;
   const error = $(root, "#gf-error");
   error.textContent = state.error || "";
   error.hidden = !state.error;
   renderSetup(root, state);
-  const game = $(root, "#gf-game");
-  game.hidden = !state.shown || state.setupOpen;
-  if (game.hidden) {
-    renderEnd(root, state);
-    return;
+  $(root, "#gf-game").hidden = !shown || state.setupOpen;
+  if (shown && !state.setupOpen) {
+    const targets = legalTargets(state);
+    const turn = $(root, "#gf-turn");
+    turn.textContent = phase === "over" ? P("Game over") : phase === "idle" ? P("Your turn: choose whom to ask, then a rank.")
+      : phase === "busy" ? P("Asking…") : shown.turn === 0 ? P("Your turn") : P("%(name)s is playing…", { name: seatName(shown.turn) });
+    turn.dataset.turn = phase === "idle" ? "player" : phase;
+    $(root, "#gf-skip").disabled = phase !== "playback";
+    $(root, "#gf-pace").value = state.pace;
+    renderSeats(root, state, targets);
+    // Over: the end panel has its own New game.
+    $(root, ".gf-hand-box").hidden = $(root, ".gf-controls").hidden = phase === "over";
+    renderHand(root, state, targets);
+    // Every event in the table's words; it only grows in a game (a screen reader hears the new lines).
+    renderGrowing($(root, "#gf-log"), state.announcements.filter(eventText), (e) => el("p", {
+      "data-type": e.type, "data-seat": e.seat, "data-target": e.target, "data-rank": e.rank, "data-given": e.given,
+      text: eventText(e),
+    }));
+    animateMove(root, state);
   }
-  const s = state.shown;
-  const targets = legalTargets(state);
-  $(root, "#gf-pond").textContent = String(s.pond_size);
-  const turn = $(root, "#gf-turn");
-  turn.textContent = state.phase === "over" ? pgettext("gofish", "Game over")
-    : state.phase === "idle" ? pgettext("gofish", "Your turn: choose whom to ask, then a rank.")
-      : state.phase === "busy" ? pgettext("gofish", "Asking…")
-        : s.turn === 0 ? pgettext("gofish", "Your turn")
-          : fmt(pgettext("gofish", "%(name)s is playing…"), { name: seatName(s.turn) });
-  turn.dataset.turn = state.phase === "idle" ? "player" : state.phase;
-  const skip = $(root, "#gf-skip");
-  skip.disabled = state.phase !== "playback";
-  $(root, "#gf-pace").value = state.pace;
-  renderSeats(root, state, targets);
-  $(root, ".gf-hand-box").hidden = state.phase === "over";
-  $(root, ".gf-controls").hidden = state.phase === "over";  // the end panel has its own New game
-  renderHand(root, state, targets);
-  renderHistory(root, state);
-  renderLog(root, state);
   renderEnd(root, state);
 }
