@@ -34,7 +34,7 @@ import json
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -93,13 +93,19 @@ class Connection:
         return status, json.loads(payload) if payload else None
 
 
-class Player:
-    """One simulated player's loop; ``gap`` is the mean time between its asks (0: none)."""
+class LoadPlayer:
+    """What every simulated player shares (bench.socket_load's too): it arrives somewhere in
+    the warm-up, plays whole games one after another until the deadline (each as a new
+    player), paces its asks, and counts what came back from the measured window on.
+    ``gap`` is the mean time between its asks (0: none, a closed loop)."""
 
-    def __init__(
-        self, base, window: tuple[float, float], gap: float, latencies: list[float], counts: dict, auth: str = "session"
-    ) -> None:
-        self.base, self.gap, self.auth = base, gap, auth
+    # What a broken connection raises, and how it is counted.
+    cut: tuple[type[BaseException], ...] = (OSError, ConnectionError, asyncio.IncompleteReadError)
+    cut_label = "connection errors"
+    auth = "session"  # a browser: the session cookie and the CSRF header; "token": an API client
+
+    def __init__(self, base, window: tuple[float, float], gap: float, latencies: list[float], counts: dict) -> None:
+        self.base, self.gap = base, gap
         self.measure_from, self.deadline = window
         self.latencies, self.counts = latencies, counts
         self.conn = Connection(base.hostname, base.port or 80)
@@ -116,9 +122,10 @@ class Player:
         while time.monotonic() < self.deadline:
             try:
                 await self.play_one_game()
-            except (OSError, ConnectionError, asyncio.IncompleteReadError):
-                self.count("connection errors")
+            except self.cut:
+                self.count(self.cut_label)
                 self.conn = Connection(self.base.hostname, self.base.port or 80)
+                await asyncio.sleep(0.05)
 
     async def think(self) -> None:
         if not self.gap:
@@ -126,30 +133,65 @@ class Player:
         self.next_ask = max(self.next_ask + random.expovariate(1 / self.gap), time.monotonic())
         await asyncio.sleep(self.next_ask - time.monotonic())
 
-    async def play_one_game(self) -> None:
-        name = f"load {time.time_ns() % 10**9} {next(_names)}"
-        cookies: dict = {}
-        status, me = await self.conn.request("POST", "/api/players", {"name": name}, cookies=cookies)
+    async def ask_timed(self, ask: Callable[[], Awaitable]):
+        """One ask, its latency kept if it started in the measured window."""
+        measured, t = time.monotonic() >= self.measure_from, time.perf_counter()
+        answer = await ask()
+        if measured:
+            self.latencies.append(time.perf_counter() - t)
+        return answer
+
+    async def signup(self, cookies: dict, prefix: str) -> dict | None:
+        """A new player (keeping the session cookie in ``cookies``) and today's attempt."""
+        status, me = await self.conn.request(
+            "POST", "/api/players", {"name": f"{prefix} {time.time_ns() % 10**9} {next(_names)}"}, cookies=cookies
+        )
         if status != 201:
             self.count(f"players {status}")
             await asyncio.sleep(0.05)
-            return
-        # A browser keeps the session cookie the signup set; an API client sends the token.
+            return None
         auth = {"cookies": cookies} if self.auth == "session" else {"token": me["token"]}
         status, view = await self.conn.request("POST", "/api/challenges/today/attempt", **auth)
-        while view and view.get("status") == "playing" and time.monotonic() < self.deadline:
+        if status not in (200, 201):
+            self.count(f"attempt {status}")
+            return None
+        view["token"] = me["token"]
+        return view
+
+    async def play_one_game(self) -> None:
+        raise NotImplementedError
+
+
+class Player(LoadPlayer):
+    """A player whose asks are HTTP requests: a browser (session cookie and CSRF header) or,
+    with ``auth="token"``, an API client."""
+
+    def __init__(self, base, window, gap, latencies, counts, auth: str = "session") -> None:
+        super().__init__(base, window, gap, latencies, counts)
+        self.auth = auth
+
+    async def play_one_game(self) -> None:
+        cookies: dict = {}
+        view = await self.signup(cookies, "load")
+        if view is None:
+            return
+        # A browser keeps the session cookie the signup set; an API client sends the token.
+        auth = {"cookies": cookies} if self.auth == "session" else {"token": view["token"]}
+        while view.get("status") == "playing" and time.monotonic() < self.deadline:
             await self.think()
-            measured, t = time.monotonic() >= self.measure_from, time.perf_counter()
-            status, new = await self.conn.request(
-                "POST", f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": view["move"]}, **auth
+            status, new = await self.ask_timed(
+                lambda view=view: self.conn.request(
+                    "POST",
+                    f"/api/attempts/{view['id']}/asks",
+                    {"rank": view["hand"][0][:-1], "move": view["move"]},
+                    **auth,
+                )
             )
-            if measured:
-                self.latencies.append(time.perf_counter() - t)
             self.count(status)
             if status != 200:
                 break
             view = new
-        if view and view.get("status") != "playing":
+        if view.get("status") != "playing":
             self.count("games")
 
 
@@ -157,6 +199,8 @@ class Player:
 
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 GROUPS = (
+    # The ASGI server of the game's sockets, whichever it is (uvicorn, daphne, granian).
+    ("sockets", "config.asgi"),
     ("web", "gunicorn"),
     ("web", "granian"),
     ("postgres", "postgres"),
@@ -223,18 +267,16 @@ def cpu_per_ask(before, after, asks: int) -> dict:
     return out
 
 
-async def run(
-    url: str,
-    players: int,
-    seconds: float,
-    rate: float | None = None,
-    warmup: float = 5.0,
-    auth: str = "session",
-    scope: Scope = None,
+# A player's maker: (window, gap, latencies, counts) -> the player.
+MakePlayer = Callable[[tuple[float, float], float, list[float], dict], LoadPlayer]
+
+
+async def measure(
+    make: MakePlayer, players: int, seconds: float, rate: float | None, warmup: float, scope: Scope
 ) -> dict:
-    """Players arrive during ``warmup`` seconds; then ``seconds`` are measured (CPU of the
-    processes ``scope`` admits)."""
-    base = urlsplit(url)
+    """``players`` made by ``make`` arrive during ``warmup`` seconds, offering ``rate``
+    asks/s together (None: a closed loop); then ``seconds`` are measured: asks/s, latency
+    quantiles, what came back, and the CPU per ask of the processes ``scope`` admits."""
     latencies: list[float] = []
     counts: dict = {}
     measure_from = time.monotonic() + warmup
@@ -242,17 +284,14 @@ async def run(
     gap = players / rate if rate else 0.0
     snapshots = []
 
-    async def measure() -> None:
+    async def clock() -> None:
         await asyncio.sleep(warmup)
         snapshots.append((cpu_snapshot(scope), time.perf_counter()))
         await asyncio.sleep(seconds)
         snapshots.append((cpu_snapshot(scope), time.perf_counter()))
 
-    await asyncio.gather(
-        measure(), *(Player(base, window, gap, latencies, counts, auth).run(warmup) for _ in range(players))
-    )
+    await asyncio.gather(clock(), *(make(window, gap, latencies, counts).run(warmup) for _ in range(players)))
     (before, start), (after, end) = snapshots
-    elapsed = end - start
     latencies.sort()
 
     def q(p: float) -> float:
@@ -262,14 +301,58 @@ async def run(
         "players": players,
         "rate": rate,
         "asks": len(latencies),
-        "asks_per_s": len(latencies) / elapsed,
+        "asks_per_s": len(latencies) / (end - start),
         "p50": q(0.5),
         "p95": q(0.95),
         "p99": q(0.99),
         "max": latencies[-1] * 1000 if latencies else 0.0,
         "statuses": counts,
         "cpu_ms_per_ask": cpu_per_ask(before, after, len(latencies)),
+        "loadavg": Path("/proc/loadavg").read_text().split()[0],
     }
+
+
+async def run(
+    url: str,
+    players: int,
+    seconds: float,
+    rate: float | None = None,
+    warmup: float = 5.0,
+    auth: str = "session",
+    scope: Scope = None,
+) -> dict:
+    """HTTP players (``auth``: browsers or API clients) on the server at ``url``."""
+    base = urlsplit(url)
+    return await measure(
+        lambda window, gap, latencies, counts: Player(base, window, gap, latencies, counts, auth),
+        players,
+        seconds,
+        rate,
+        warmup,
+        scope,
+    )
+
+
+HEADER = "players | offered |   asks | asks/s | p50 ms | p95 ms | p99 ms | max ms | load | CPU ms per ask | answers"
+
+
+def row(name: str, r: dict) -> str:
+    """One run as a line of the table under HEADER (after a column of width 10 naming it)."""
+    cpu = ", ".join(f"{k} {v:.0f}" if k == "idle %" else f"{k} {v:.2f}" for k, v in r["cpu_ms_per_ask"].items())
+    offered = f"{r['rate']:.0f}/s" if r["rate"] else "max"
+    return (
+        f"{name[-10:]:>10} | {r['players']:>7} | {offered:>7} | {r['asks']:>6} | {r['asks_per_s']:>6.0f} | "
+        f"{r['p50']:>6.1f} | {r['p95']:>6.1f} | {r['p99']:>6.1f} | {r['max']:>6.1f} | {r['loadavg']:>4} | {cpu} | "
+        f"{r['statuses']}"
+    )
+
+
+def in_turns(contenders: list, rounds: int):
+    """(round, contender) in turns: A, B, then B, A… A machine that speeds up or slows down
+    during the run does not favour whichever always goes second."""
+    for round_ in range(rounds):
+        for contender in contenders if round_ % 2 == 0 else contenders[::-1]:
+            yield round_, contender
 
 
 def run_loop(coroutine):
@@ -315,28 +398,13 @@ def main() -> None:
     )
     args = parser.parse_args()
     servers = [tuple(u.split("=", 1)) if "=" in u.split("//")[0] else (u, u) for u in args.url]
-    print(
-        f"{'server':>10} | {'players':>7} | {'offered':>7} | {'asks':>6} | {'asks/s':>6} | {'p50 ms':>6} | "
-        f"{'p95 ms':>6} | {'p99 ms':>6} | {'max ms':>6} | CPU ms per ask | statuses"
-    )
+    print(f"{'server':>10} | {HEADER}")
     results: dict[tuple[str, int], list[dict]] = {}
     for n in args.players:
-        for round_ in range(args.rounds):
-            # A, B, then B, A: a machine that speeds up or slows down during the run does
-            # not favour whichever server always goes second.
-            for name, url in servers if round_ % 2 == 0 else servers[::-1]:
-                r = run_loop(run(url, n, args.seconds, args.rate, args.warmup, args.auth))
-                results.setdefault((name, n), []).append(r)
-                cpu = ", ".join(
-                    f"{k} {v:.0f}" if k == "idle %" else f"{k} {v:.2f}" for k, v in r["cpu_ms_per_ask"].items()
-                )
-                offered = f"{args.rate:.0f}/s" if args.rate else "max"
-                print(
-                    f"{name[-10:]:>10} | {n:>7} | {offered:>7} | {r['asks']:>6} | {r['asks_per_s']:>6.0f} | "
-                    f"{r['p50']:>6.1f} | {r['p95']:>6.1f} | {r['p99']:>6.1f} | {r['max']:>6.1f} | {cpu} | "
-                    f"{r['statuses']}",
-                    flush=True,
-                )
+        for _, (name, url) in in_turns(servers, args.rounds):
+            r = run_loop(run(url, n, args.seconds, args.rate, args.warmup, args.auth))
+            results.setdefault((name, n), []).append(r)
+            print(row(name, r), flush=True)
     if args.rounds > 1 or len(servers) > 1:
         print("\nmedians over the rounds:")
         for (name, n), runs in results.items():

@@ -19,13 +19,18 @@ runs the report waits for the worker to drain what the run before queued, so no 
 for another's verifications.
 
 Sections (``--only`` picks some): engines, ask_cpu, instructions, verification, leaderboard, stack,
-scaleout.
+sockets, floor, scaleout.
 - ask_cpu: with ``--against``, that commit's bench.ask_cpu and this tree's in turns, --rounds each.
 - instructions: bench.instructions (callgrind), beside ``--against`` if given.
 - floor: bench.floor, what the stack's web spends on requests that do almost nothing.
 - stack: 64 browsers offering 500 asks/s (the target: p99 <= 50 ms), rounds in turns with
   ``--against`` if given (a git worktree of that commit, same interpreter); then the closed
   loop (no think time) for the ceiling.
+- sockets: the ask over the game's WebSocket (uvicorn, /ws/) beside the HTTP ask on one
+  stack, in turns: 64 browsers offering 500 asks/s (the targets: p99 <= 50 ms, no error,
+  <= 2.0 ms of CPU per ask for all the stack's processes), then the closed loop (the
+  target: >= 700 asks/s). The stack's own processes are counted apart from the machine's
+  busy time, which includes anything else running.
 - scaleout: one web instance + one worker vs two web instances + two workers behind the one
   proxy (scripts/stack STACK_WEB_INSTANCES / STACK_WORKER_INSTANCES), in turns: CPU per ask
   (web) and per verification (worker) side by side.
@@ -52,7 +57,17 @@ from tests.servers import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
-SECTIONS = ("engines", "ask_cpu", "instructions", "verification", "leaderboard", "stack", "floor", "scaleout")
+SECTIONS = (
+    "engines",
+    "ask_cpu",
+    "instructions",
+    "verification",
+    "leaderboard",
+    "stack",
+    "sockets",
+    "floor",
+    "scaleout",
+)
 # A stack's worker has this long to verify what one measured run queued before the next
 # run starts (a 15 s run at 500/s finishes ~300 games; the worker does ~2,000 a second).
 DRAIN_SECONDS = 120
@@ -169,37 +184,53 @@ class Stack:
         shutil.rmtree(self.run_dir, ignore_errors=True)
 
 
-def measure(stacks: list[Stack], *, rounds: int, players: int, seconds: float, rate: float | None) -> tuple[str, dict]:
-    """Rounds in turns (A, B, then B, A…); returns the table's text and each stack's runs."""
-    from bench.play_load import run, run_loop
+def http_asks(stack: Stack, players: int, seconds: float, rate: float | None):
+    from bench.play_load import run
 
+    return run(stack.url, players, seconds, rate, 5.0, "session", scope=stack.owns)
+
+
+def socket_asks(stack: Stack, players: int, seconds: float, rate: float | None):
+    from bench.socket_load import run_sockets
+
+    return run_sockets(stack.url, players, seconds, rate, 5.0, scope=stack.owns)
+
+
+def measure(
+    stacks: list[Stack], *, rounds: int, players: int, seconds: float, rate: float | None, contenders=None
+) -> tuple[str, dict]:
+    """Rounds in turns (A, B, then B, A…); returns the table's text and each contender's
+    runs. A contender is (name, stack, asks): by default each stack's HTTP asks."""
+    from bench.play_load import in_turns, run_loop
+
+    contenders = contenders or [(s.name, s, http_asks) for s in stacks]
     lines = [
         "| round | stack | offered | asks/s | p50 ms | p95 ms | p99 ms | max ms | games | CPU ms per ask: "
-        "web / proxy / postgres / worker / redis / load | idle % | statuses |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|",
+        "web / sockets / proxy / postgres / worker / redis / load | idle % | load | statuses |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|",
     ]
-    runs: dict[str, list[dict]] = {s.name: [] for s in stacks}
-    for round_ in range(rounds):
-        for stack in stacks if round_ % 2 == 0 else stacks[::-1]:
-            stack.drain()
-            r = run_loop(run(stack.url, players, seconds, rate, 5.0, "session", scope=stack.owns))
-            problems = trust(r)
-            runs[stack.name].append(r if not problems else {**r, "untrusted": problems})
-            cpu = r["cpu_ms_per_ask"]
-            share = " / ".join(
-                f"{cpu.get(k, 0.0):.2f}" for k in ("web", "proxy", "postgres", "worker", "redis", "load generator")
-            )
-            figures = (
-                f"{r['asks_per_s']:.0f} | {r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | {r['max']:.1f}"
-                if not problems
-                else f"not trusted: {problems} | | | | "
-            )
-            lines.append(
-                f"| {round_ + 1} | {stack.name} | {f'{rate:.0f}/s' if rate else 'max'} | {figures} | "
-                f"{r['statuses'].get('games', 0)} | {share} | {cpu.get('idle %', 0):.0f} | "
-                f"{ {k: v for k, v in r['statuses'].items() if k != 'games'} } |"
-            )
-            print(lines[-1], flush=True)
+    runs: dict[str, list[dict]] = {name: [] for name, _, _ in contenders}
+    for round_, (name, stack, asks) in in_turns(contenders, rounds):
+        stack.drain()
+        r = run_loop(asks(stack, players, seconds, rate))
+        problems = trust(r)
+        runs[name].append(r if not problems else {**r, "untrusted": problems})
+        cpu = r["cpu_ms_per_ask"]
+        share = " / ".join(
+            f"{cpu.get(k, 0.0):.2f}"
+            for k in ("web", "sockets", "proxy", "postgres", "worker", "redis", "load generator")
+        )
+        figures = (
+            f"{r['asks_per_s']:.0f} | {r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | {r['max']:.1f}"
+            if not problems
+            else f"not trusted: {problems} | | | | "
+        )
+        lines.append(
+            f"| {round_ + 1} | {name} | {f'{rate:.0f}/s' if rate else 'max'} | {figures} | "
+            f"{r['statuses'].get('games', 0)} | {share} | {cpu.get('idle %', 0):.0f} | {r['loadavg']} | "
+            f"{ {k: v for k, v in r['statuses'].items() if k != 'games'} } |"
+        )
+        print(lines[-1], flush=True)
     return "\n".join(lines), runs
 
 
@@ -209,7 +240,7 @@ def trust(r: dict) -> str:
         return f"only {r['asks']} asks measured"
     if not 0 < r["p50"] <= r["p99"] <= r["max"]:
         return "latencies out of order"
-    errors = sum(v for k, v in r["statuses"].items() if k not in (200, "games"))
+    errors = sum(v for k, v in r["statuses"].items() if k not in (200, "ok", "games"))
     if errors > r["asks"] * 0.001:
         return f"{errors} failed requests"
     return ""
@@ -249,6 +280,14 @@ def medians(runs: dict[str, list[dict]], base: str | None = None) -> str:
                 line += f"; p99 x{p99:.2f} and web CPU x{cpu:.2f} of {base}"
         out.append(line)
     return "\n".join(out)
+
+
+def socket_medians(runs: dict[str, list[dict]]) -> str:
+    from bench.socket_load import summary
+
+    return "\n".join(
+        "-" + summary(name, rs, runs.get("http"), "http").removeprefix(" ") for name, rs in runs.items() if rs
+    )
 
 
 def worktree(commit: str) -> Path:
@@ -382,6 +421,38 @@ def main() -> None:
             finally:
                 for s in stacks:
                     s.stop()
+        if "sockets" in args.only:
+            # The socket's own limits above what one simulated player asks in a closed loop.
+            stack = Stack("sockets", ROOT, GAME_SOCKET_RATE="1000", GAME_SOCKET_BURST="1000")
+            contenders = [("socket", stack, socket_asks), ("http", stack, http_asks)]
+            try:
+                stack.start()
+                for title, rate, seconds in [
+                    (
+                        "64 browsers offering 500 asks/s (targets: p99 <= 50 ms, no error, <= 2.0 ms CPU per ask)",
+                        500,
+                        args.seconds,
+                    ),
+                    ("64 browsers, closed loop (target: >= 700 asks/s)", None, args.seconds / 1.5),
+                ]:
+                    table, runs = measure(
+                        [stack], rounds=args.rounds, players=64, seconds=seconds, rate=rate, contenders=contenders
+                    )
+                    section(
+                        f"The ask over the game's socket beside the HTTP ask: {title}",
+                        "One stack (scripts/stack, config.settings.production: nginx, gunicorn with 2 workers, "
+                        "uvicorn with the sockets, the Celery worker verifying every finished game, beat; the "
+                        "per-player ask limit on). `socket`: each browser signs up and starts its game over "
+                        "HTTP, then asks over /ws/attempts/<id>; `http`: every ask a POST. Modes in turns, the "
+                        "worker drained between rounds. CPU per ask of the stack's own processes; `whole "
+                        "machine` is the machine's busy time over the same asks (anything else running "
+                        "included: an upper bound on a shared machine, see the load column).\n\n"
+                        + table
+                        + "\n\n"
+                        + socket_medians(runs),
+                    )
+            finally:
+                stack.stop()
         if "floor" in args.only:
             section(
                 "The floor on the full stack (bench.floor)",
