@@ -123,3 +123,29 @@ def test_the_leagues_pages_break_no_content_security_policy(new_page):
     assert not violations, violations
     league_paths = [path for path in policies if path.startswith("leagues/")]
     assert len(league_paths) >= 3 and all("script-src 'self'" in policies[p] for p in league_paths)
+
+
+HEADER_LINK = {"en": "Leagues", "fr": "Ligues", "de": "Ligen", "ja": "リーグ"}
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_the_home_pages_header_leads_to_the_leagues_in_each_language(new_page, lang):
+    """From the home page's header (behind the menu button on a phone) to /leagues/."""
+    page = new_page(locale=LOCALES[lang], viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page.goto(page.base + "/")
+    link = page.locator("header nav a[href='/leagues/']")
+    assert link.count() == 1 and link.text_content().strip() == HEADER_LINK[lang]
+    page.locator(".menu-button").click()
+    assert link.is_visible()
+    screenshot(page, f"home-menu-{lang}-390")
+    with page.expect_navigation():
+        link.click()
+    assert page.url == page.base + "/leagues/"
+    assert page.locator("#create-form, #choose-first, main h1").count() >= 1
+
+    desktop = new_page(locale=LOCALES[lang], viewport={"width": 1280, "height": 800})
+    desktop.goto(desktop.base + "/")
+    assert desktop.locator("header nav a[href='/leagues/']").is_visible()
+    # The links stay on one line beside the name and the languages.
+    assert desktop.evaluate("document.querySelector('header').getBoundingClientRect().height") <= 60
+    screenshot(desktop, f"home-header-{lang}-1280")

@@ -129,7 +129,7 @@ def test_the_phone_header_is_one_short_bar_with_big_enough_targets(new_page, loc
     assert page.locator("header nav").is_visible() and page.locator("header .lang").is_visible()
     assert header_height(page) <= 120  # the menu drops over the page, the bar stays as it was
     shown = page.evaluate(TARGETS)
-    assert len(shown) >= 2 + 5 + 4, shown  # the bar, the five links, the four languages
+    assert len(shown) >= 2 + 6 + 4, shown  # the bar, the six links, the four languages
     assert all(t["height"] >= 24 for t in shown), shown
     assert all(t["bottom"] <= PHONE["height"] for t in shown), shown
     assert no_horizontal_scroll(page)
@@ -158,9 +158,9 @@ def test_the_desktop_header_shows_everything_on_one_line(new_page, locale):
     sign_up(page, f"Desk {locale[:2]}")
     page.goto(page.base + "/rules/")
     assert not page.locator(".menu-button").is_visible()
-    assert page.locator("header nav a").count() == 5 and page.locator("header nav").is_visible()
+    assert page.locator("header nav a").count() == 6 and page.locator("header nav").is_visible()
     shown = page.evaluate(TARGETS)
-    assert len(shown) == 1 + 5 + 4 + 1, shown  # the name, the links, the languages, the log-out
+    assert len(shown) == 1 + 6 + 4 + 1, shown  # the name, the links, the languages, the log-out
     assert all(t["height"] >= 24 for t in shown), shown
     assert header_height(page) <= 60  # one line
     screenshot(page, f"header-{locale[:2]}-1280")
