@@ -18,6 +18,7 @@ through it, whoever holds the client.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from functools import cache, lru_cache
@@ -29,7 +30,9 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 # Redis answers the hot path's commands (one key each) in well under a millisecond; 100 ms
 # is a Redis in trouble, and the breaker then spares the next requests the wait.
-HOT_TIMEOUT = 0.1
+# REDIS_HOT_TIMEOUT (seconds) moves it: a test that counts exactly across processes on a
+# busy machine must not see a slow scheduler as a Redis in trouble.
+HOT_TIMEOUT = float(os.environ.get("REDIS_HOT_TIMEOUT", "0.1"))
 BULK_TIMEOUT = 5.0
 BREAK_SECONDS = 2.0
 
