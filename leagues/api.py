@@ -365,7 +365,14 @@ class PlacesView(APIView):
         operation_id="league_places",
         tags=["leagues"],
         parameters=[doc.DATE],
-        responses={200: Places, **doc.errors((400, doc.error("`bad_date`")), (401, doc.NOT_AUTHENTICATED))},
+        responses={
+            200: Places,
+            **doc.errors(
+                (400, doc.error("`bad_date`")),
+                (401, doc.NOT_AUTHENTICATED),
+                (404, doc.error("`not_found`: there is no challenge on that day")),
+            ),
+        },
         description="Where the caller stands in each of their leagues that day (the daily game's end panel).",
     )
     def get(self, request, date: str):
