@@ -26,17 +26,17 @@ import logging
 import math
 import time
 from collections import Counter
+from functools import partial
 from types import SimpleNamespace
 from typing import Any
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, close_old_connections
 from django.utils import timezone
 
 from config.errors import ApiError
@@ -73,13 +73,24 @@ LAYER_RETRY_SECONDS = 1.0
 LAYER_TIMEOUT = 0.5
 
 
-def on_db(function):
-    """``function`` on a thread of the loop's pool, its database connections tidied as
-    Channels does. Not Channels' default, one thread for every sync call of the process:
-    there each ask waited for every other socket's round trips to Postgres and Redis (on 2
-    cores, ~180 asks/s with the CPU 28% idle; docs/benchmarks.md). One consumer still takes
-    one message at a time, so its game is never touched by two threads at once."""
-    return database_sync_to_async(function, thread_sensitive=False)
+async def on_db(function, *args: Any, **kwargs: Any) -> Any:
+    """``function(*args, **kwargs)`` on a thread of the loop's pool, its database
+    connections tidied before and after as Channels does. Not Channels' default, one thread
+    for every sync call of the process: there each ask waited for every other socket's round
+    trips to Postgres and Redis (on 2 cores, ~180 asks/s with the CPU 28% idle;
+    docs/benchmarks.md). Nor asgiref's SyncToAsync, built anew per call: its wrapper and
+    context copy cost ~10% of the socket process's CPU per ask (py-spy), for nothing a
+    socket uses. One consumer still takes one message at a time, so its game is never
+    touched by two threads at once; each pool thread keeps its own connection."""
+    return await asyncio.get_running_loop().run_in_executor(None, partial(_tidied, function, args, kwargs))
+
+
+def _tidied(function, args: tuple, kwargs: dict) -> Any:
+    close_old_connections()
+    try:
+        return function(*args, **kwargs)
+    finally:
+        close_old_connections()
 
 
 def limit(name: str) -> float:
@@ -147,7 +158,7 @@ class AttemptConsumer(AsyncWebsocketConsumer):
         credential = sockets.credential_of(scope)
         if credential and not await self.count(("credential", credential)):
             return
-        player, how, refused = await on_db(sockets.scope_player)(scope)
+        player, how, refused = await on_db(sockets.scope_player, scope)
         if player is None or (origin is None and how != "token"):
             # Without an Origin only a token is taken (only a browser sends cookies by itself).
             await self.refuse(refused or "not_authenticated", "authenticate with the session cookie or a token")
@@ -158,7 +169,7 @@ class AttemptConsumer(AsyncWebsocketConsumer):
         self.checked_at = time.monotonic()
         self.attempt_id = int(scope["url_route"]["kwargs"]["attempt_id"])
         try:
-            self.held = await on_db(services.attempt_held)(attempt_id=self.attempt_id, player=player)
+            self.held = await on_db(services.attempt_held, attempt_id=self.attempt_id, player=player)
         except DomainError as exc:
             await self.refuse(exc.code, exc.detail or exc.code)
             return
@@ -197,7 +208,8 @@ class AttemptConsumer(AsyncWebsocketConsumer):
     async def send_json(self, data: dict[str, Any]) -> None:
         """A client that does not read its answers is closed, not waited for."""
         try:
-            await asyncio.wait_for(self.send(text_data=json.dumps(data)), limit("send_timeout"))
+            async with asyncio.timeout(limit("send_timeout")):  # no task per send, as wait_for makes
+                await self.send(text_data=json.dumps(data))
         except TimeoutError:
             log.info("socket closed: slow reader attempt=%s", getattr(self, "attempt_id", None))
             await self.close(CLOSE_CODES["slow"])
@@ -264,7 +276,7 @@ class AttemptConsumer(AsyncWebsocketConsumer):
             await self.error("rate_limited", "too many asks on this socket", retry_after=max(1, math.ceil(wait)))
             return
         # The answer is made on the database's thread, once the ask is stored (or refused).
-        answer = await on_db(self.answer)(body["move"], body["rank"])
+        answer = await on_db(self.answer, body["move"], body["rank"])
         if answer.get("error") in CLOSE_CODES:
             await self.send_json(answer)
             await self.close(CLOSE_CODES[answer["error"]])
