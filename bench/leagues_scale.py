@@ -1,5 +1,7 @@
 """Leagues at scale (not a test): a league's day board and its week's standings, for leagues
-of 200 members, on a day of N ranked results (1M by default) and a week around it.
+of 200 members, on a day of N ranked results (1M by default) and a week around it; each
+member also played every one of the 300 days after that week (--history), so that their
+results of the day are found among a year of their own, as on a site that has run a year.
 
     .venv/bin/python -m bench.leagues_scale --size 1000000
 
@@ -27,6 +29,8 @@ from bench.pgdb import URL, ensure_database  # noqa: E402 (BENCH_DB first)
 os.environ["DATABASE_URL"] = URL
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
+# As the site runs (config.settings.production): without DEBUG's record of every query.
+os.environ.setdefault("DJANGO_DEBUG", "0")
 
 PLAYER_BASE = 2_000_000_000  # the bench's players' ids, far from any real one
 WEEK_PLAYERS = 200_000  # the players who also played the week's other six days
