@@ -107,10 +107,7 @@ def pytest_sessionstart(session):
 
 def pytest_report_header(config):
     if _server is not None:
-        return (
-            f"redis: the session's own redis-server on 127.0.0.1:{_server.port} "
-            f"(the given {_given} is not used)"
-        )
+        return f"redis: the session's own redis-server on 127.0.0.1:{_server.port} (the given {_given} is not used)"
     return None
 
 

@@ -1,7 +1,7 @@
 """What challenges needs from the apps built on it, without importing them.
 
 Dependencies run one way (games <- challenges <- leaderboard <- frontend, and the casual
-app games.web beside leaderboard: it stores its games with challenges.play), yet some of
+app casual beside leaderboard: it stores its games with challenges.play), yet some of
 challenges' work ends in their data:
 - leaderboard's: verifying an attempt writes its result, an attempt's view shows its rank,
   and the sweeper also catches the rank index up;
@@ -26,8 +26,8 @@ PROVIDERS = {
     "record_results": "leaderboard",
     "result_rank": "leaderboard",
     "after_sweep": "leaderboard",
-    "player_casual_games": "games.web",
-    "player_casual_delete": "games.web",
+    "player_casual_games": "casual",
+    "player_casual_delete": "casual",
     "player_leagues": "leagues",
     "player_leagues_delete": "leagues",
 }

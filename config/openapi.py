@@ -197,14 +197,15 @@ class Event(serializers.Serializer):
 # A stored game as the player sees it, daily or casual, in one shape (challenges/play.py
 # ``GameView``): these fields, the fields of the game's own view beside them, then those of
 # its kind (the daily's ``AttemptOut`` in challenges/api.py, the casual games' in
-# games/web/api.py, declared beside the views that return them).
+# casual/api.py, declared beside the views that return them).
 class GameView(serializers.Serializer):
     """A game as its player sees it: the same fields in every game, the game's own view of
     the player's seat beside them, then the fields of its kind."""
 
     id = serializers.IntegerField()
     game = serializers.CharField(help_text="The game: `peche` (the daily game), `kitten`, `gofish`.")
-    status = serializers.CharField()
+    # Each kind of game names its own statuses (a ChoiceField in the view beside its API).
+    status: serializers.Field = serializers.CharField()
     move = serializers.IntegerField(help_text="Moves made so far: send it back as the next move's `move`.")
 
 

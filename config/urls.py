@@ -52,7 +52,7 @@ urlpatterns = [
     # can be made to do is choose a visitor's language (and redirect within this site).
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
-    path("", include("games.web.urls")),
+    path("", include("casual.urls")),
     path("", include("leagues.urls")),
     path("", include("frontend.urls")),
     re_path(r"^api/", api_not_found),

@@ -12,10 +12,10 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
+from casual import selectors as casual
 from challenges import days, selectors, services
 from challenges.auth import current_player
 from challenges.services import DAILY_GAME
-from games.web import selectors as casual
 from leaderboard import caching
 from leaderboard import selectors as board
 from leaderboard import services as board_services

@@ -1,8 +1,8 @@
-"""Two packages side by side, and the arrow between them runs one way:
+"""The games' rules: games.rules is a pure library (standard library only;
+tests/games/test_conformance.py checks every module of it, with no exception). A game is a
+pure function of (deal, moves).
 
-- games.rules: the pure rules library (standard library only; tests/games/test_conformance.py
-  checks every module of it, with no exception). A game is a pure function of (deal, moves).
-- games.web: the Django app of casual games (app label ``casual``) on top of games.rules.
-
-Nothing in games.rules imports games.web, Django or any other installed package.
+The Django apps are built on it and the arrow runs one way: challenges (the daily game) and
+casual (Kitten fishing, Go Fish) import games.rules; nothing in games.rules imports them,
+Django or any other installed package.
 """

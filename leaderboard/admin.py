@@ -18,7 +18,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
-from django.template.response import TemplateResponse
+from django.template.response import SimpleTemplateResponse, TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone, translation
 from django.utils.html import format_html
@@ -387,7 +387,7 @@ DONE = {
 
 
 def _done(review: Review) -> Review:
-    review.done = DONE.get(review.action, review.action)
+    setattr(review, "done", DONE.get(review.action, review.action))  # the template's words for it
     return review
 
 
@@ -398,7 +398,7 @@ def _state(attempt: Attempt) -> str:
     return "disqualified" if result.disqualified else "held until reviewed" if result.held else "ranked"
 
 
-def _english(response: TemplateResponse) -> TemplateResponse:
+def _english(response: TemplateResponse) -> SimpleTemplateResponse:
     """The admin's own pages are English whatever the reviewer's browser asks for (their
     words are the reviewers', not the players'): rendered so, Django's frame included."""
     with translation.override("en"):

@@ -13,9 +13,9 @@ from django.contrib.auth import get_user_model
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from casual.models import CasualGame, CasualOwner
 from challenges import accounts, services
 from challenges.models import Attempt, DeviceCode, Player
-from games.web.models import CasualGame, CasualOwner
 from leaderboard.models import Result
 from tests.conftest import new_player
 from tests.test_daily_api import play_to_end, start

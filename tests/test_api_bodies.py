@@ -10,14 +10,14 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework import serializers
 
+from casual.api import CasualFinishIn, CasualMoveIn
+from casual.models import CasualGame
 from challenges.account_api import DeviceCodeIn, RenameIn
 from challenges.api import AskIn, LoginIn, PasswordIn, PlayerCreateIn
 from challenges.models import Attempt, Player
 from config.errors import ApiError
 from config.inputs import Choice, Input, Json, Text, Whole, parsed
 from games.rules.cards import RANKS
-from games.web.api import CasualFinishIn, CasualMoveIn
-from games.web.models import CasualGame
 from leagues.api import JoinIn, LeagueNameIn
 from tests.conftest import new_player
 

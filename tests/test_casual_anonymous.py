@@ -11,9 +11,9 @@ from django.contrib.auth import get_user_model
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from casual.models import CasualGame, CasualOwner
 from challenges.models import Player
 from config.settings import base
-from games.web.models import CasualGame, CasualOwner
 
 pytestmark = pytest.mark.django_db
 
@@ -157,7 +157,7 @@ def test_reading_casual_games_writes_nothing_and_a_session_signed_in_earlier_bri
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games.web.selectors import SESSION_OWNER
+    from casual.selectors import SESSION_OWNER
 
     browser = APIClient()
     finished = play_kitten_to_the_end(browser)

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from casual.models import CasualGame
 from games.rules.cards import RANKS, rank_of
 from games.rules.gofish import ENGINE
-from games.web.models import CasualGame
 from tests.conftest import new_player
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from casual.models import CasualGame
 from games.rules.kitten import ENGINE
-from games.web.models import CasualGame
 from tests.conftest import new_player
 
 pytestmark = pytest.mark.django_db

@@ -95,12 +95,12 @@ def test_a_refusal_gets_its_status_from_its_code_alone():
 
 
 # --- one-way dependencies: games <- challenges <- leaderboard <- leagues <- frontend -------
-# (games.web, the casual app, sits beside leaderboard: it stores its games with challenges.play;
+# (casual, the casual app, sits beside leaderboard: it stores its games with challenges.play;
 # config/ holds the project's wiring (settings, urls, wsgi, asgi, Celery's app) and, beside it, the
 # plumbing every app shares, which imports no app.)
 
-APPS = ("challenges", "leaderboard", "leagues", "games/web", "frontend")
-PACKAGES = ("config", "challenges", "leaderboard", "leagues", "games", "frontend")
+APPS = ("challenges", "leaderboard", "leagues", "casual", "frontend")
+PACKAGES = ("config", "challenges", "leaderboard", "leagues", "casual", "games", "frontend")
 WIRING = {"config/urls.py", "config/wsgi.py", "config/asgi.py", "config/celery_app.py", "config/__init__.py"}
 
 # The imports inside a function that stay, each for its reason. Anything else found inside
@@ -110,7 +110,7 @@ FUNCTION_IMPORTS_ALLOWED = {
     # AppConfig.ready: Django's place for imports that need the apps' models loaded.
     ("challenges/apps.py", "ready"): {"django.conf", "django.core.exceptions", "config.throttling", "tasks", "auth"},
     ("leaderboard/apps.py", "ready"): {"selectors", "services"},
-    ("games/web/apps.py", "ready"): {"accounts"},
+    ("casual/apps.py", "ready"): {"accounts"},
     ("leagues/apps.py", "ready"): {"services"},
 }
 
@@ -135,7 +135,7 @@ def _modules(*folders: str) -> list[Path]:
 
 
 def _package(rel: str) -> str:
-    """The app or package a file belongs to: games/web and games/rules are two."""
+    """The app or package a file belongs to (games/rules is one of its own)."""
     parts = rel.split("/")
     return "/".join(parts[:2]) if parts[0] == "games" and len(parts) > 2 else parts[0]
 
@@ -174,26 +174,26 @@ def test_the_seams_once_crossed_inside_functions_are_found(tmp_path):
     """The checks above see the imports they must refuse (the ones moved out of functions)."""
     sample = tmp_path / "sample.py"
     sample.write_text(
-        "def export():\n    from games.web.models import CasualGame\n    from leaderboard import selectors\n"
+        "def export():\n    from casual.models import CasualGame\n    from leaderboard import selectors\n"
         "def enqueue():\n    from . import tasks\n"
     )
     assert _function_imports(sample) == [
-        ("export", "games.web.models", 0),
+        ("export", "casual.models", 0),
         ("export", "leaderboard", 0),
         ("enqueue", "tasks", 1),
     ]
-    assert _module_package("games.web.models") == "games/web" != _package("challenges/accounts.py")
+    assert _module_package("casual.models") == "casual" != _package("challenges/accounts.py")
     assert _module_package("leaderboard") == "leaderboard" and _module_package("redis") is None
 
 
 # What a layer may not import at module level (the lower layers never see the upper ones).
 ABOVE = {
-    "challenges": ("leaderboard", "leagues", "frontend", "games/web"),
+    "challenges": ("leaderboard", "leagues", "frontend", "casual"),
     "leaderboard": ("leagues", "frontend"),
-    "leagues": ("frontend", "games/web"),
-    "games/rules": ("config", "challenges", "leaderboard", "leagues", "frontend", "games/web"),
+    "leagues": ("frontend", "casual"),
+    "games/rules": ("config", "challenges", "leaderboard", "leagues", "frontend", "casual"),
     # The shared plumbing: no app (the project's wiring, WIRING and settings, is exempt).
-    "config": ("challenges", "leaderboard", "leagues", "frontend", "games/web"),
+    "config": ("challenges", "leaderboard", "leagues", "frontend", "casual"),
 }
 
 
@@ -217,7 +217,7 @@ def test_the_upward_imports_that_were_removed_stay_removed():
     ranks: challenges/hooks.py), the attempts' admin (leaderboard/admin.py), the embedded
     sweeper (challenges/embedded_sweep.py), and the services' tasks (Celery's registry)."""
     accounts = _imports(ROOT / "challenges/accounts.py")
-    assert not {m for m in accounts if _module_package(m) in ("games/web", "leaderboard")}
+    assert not {m for m in accounts if _module_package(m) in ("casual", "leaderboard")}
     assert not {m for m in _imports(ROOT / "challenges/admin.py") if _module_package(m) == "leaderboard"}
     assert not (ROOT / "config/embedded_sweep.py").exists()
     services = [m for f, m, _ in _function_imports(ROOT / "challenges/services.py")]
@@ -292,7 +292,7 @@ def _view_leaks(path: Path) -> list[str]:
 
 
 def test_the_views_are_found():
-    assert {"challenges/api.py", "games/web/api.py", "frontend/views.py", "challenges/account_api.py"} <= {
+    assert {"challenges/api.py", "casual/api.py", "frontend/views.py", "challenges/account_api.py"} <= {
         str(p.relative_to(ROOT)) for p in VIEW_MODULES
     }
 

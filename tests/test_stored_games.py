@@ -13,10 +13,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from casual.models import CasualGame
 from challenges.models import Attempt
 from challenges.play import GameView
 from games.rules.registry import engine
-from games.web.models import CasualGame
 from tests.conftest import new_player
 from tests.test_daily_api import all_at_once
 

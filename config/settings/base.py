@@ -63,7 +63,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     # Swagger UI's assets served by us, never from a CDN.
     "drf_spectacular_sidecar",
-    "games.web",
+    "casual",
     "challenges",
     "leaderboard",
     "leagues",

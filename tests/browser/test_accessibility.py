@@ -82,7 +82,7 @@ def closed_day_games() -> list:
 
 
 def casual_game(page, element_id: str):
-    from games.web.models import CasualGame
+    from casual.models import CasualGame
 
     return CasualGame.objects.get(pk=int(page.get_attribute(f"#{element_id}", "data-game-id")))
 

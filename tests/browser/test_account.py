@@ -15,8 +15,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_kitten_first_then_the_daily_page_asks_for_a_name(new_page):
+    from casual.models import CasualGame
     from challenges.models import Player
-    from games.web.models import CasualGame
 
     page = new_page(locale="fr-FR")
     page.goto(page.base + "/kitten/")

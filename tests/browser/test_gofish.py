@@ -11,8 +11,8 @@ import re
 import pytest
 from django.db.models.signals import pre_save
 
+from casual.models import CasualGame
 from games.rules.gofish import ENGINE
-from games.web.models import CasualGame
 
 from .conftest import no_horizontal_scroll, screenshot
 

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
+from casual.models import CasualGame
 from games.rules.kitten import ENGINE
-from games.web.models import CasualGame
 
 from .conftest import no_horizontal_scroll, screenshot
 

@@ -42,6 +42,11 @@ class CasualGame(StoredGame):
     result = models.CharField(max_length=5, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Read with the game by casual.selectors (not columns): its number among the owner's
+    # games of that kind, the owner's tally of that kind, and the status it was tallied at.
+    number: int
+    tally: dict[str, int]
+    tallied_status: str
 
     class Meta:
         indexes = [models.Index(fields=["owner", "game", "-id"], name="casual_owner_game")]

@@ -5,11 +5,10 @@ from challenges import hooks
 
 
 class CasualConfig(AppConfig):
-    """Casual-game sessions (Kitten fishing, Go Fish with books) on top of the pure engines.
+    """Casual-game sessions (Kitten fishing, Go Fish with books) on top of the pure engines
+    of games.rules."""
 
-    The only Django code under games/: everything else in games/ is standard library."""
-
-    name = "games.web"
+    name = "casual"
     label = "casual"
     default_auto_field = "django.db.models.BigAutoField"
 
