@@ -304,16 +304,21 @@ def week_standings(league: League, monday: dt.date) -> dict[str, Any]:
     sunday = monday + dt.timedelta(days=6)
     with connection.cursor() as cursor:
         cursor.execute(_sql(_WEEK_SQL), [DAILY_GAME, monday, sunday, league.pk])
-        rows = [
-            (pid, shown_name(name, pid), int(points), played, int(asks))
-            for pid, name, points, played, asks in cursor.fetchall()
-        ]
-    rows.sort(key=lambda m: (-m[2], m[4], *_by_name(m)))
+        # Sorted once by a key made once per member (what _by_name orders by after points
+        # and asks): the sort was a third of the selector's time with a key function.
+        keyed = []
+        for pid, name, points, played, asks in cursor.fetchall():
+            shown = shown_name(name, pid)
+            keyed.append((-int(points), int(asks), shown.casefold(), pid, shown, played))
+    keyed.sort()
     entries: list[dict[str, Any]] = []
-    for i, (pid, name, points, played, asks) in enumerate(rows):
-        tied = i > 0 and (rows[i - 1][2], rows[i - 1][4]) == (points, asks)
-        rank = entries[-1]["rank"] if tied else i + 1
-        entries.append({"rank": rank, "player_id": pid, "name": name, "points": points, "days": played, "asks": asks})
+    rank, last = 0, None
+    for i, (minus_points, asks, _, pid, name, played) in enumerate(keyed, start=1):
+        if (minus_points, asks) != last:
+            rank, last = i, (minus_points, asks)
+        entries.append(
+            {"rank": rank, "player_id": pid, "name": name, "points": -minus_points, "days": played, "asks": asks}
+        )
     return {"week": week_of(monday), "from": monday.isoformat(), "to": sunday.isoformat(), "entries": entries}
 
 
