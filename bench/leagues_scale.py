@@ -215,7 +215,7 @@ def main() -> None:
 
     day_text, week_text = measured.date.isoformat(), selectors.week_of(monday)
     # Correct before fast: the board is the members' global order, with the global ranks SQL counts.
-    first_board = selectors.day_board(leagues[0], measured.date)
+    first_board = selectors.day_board(leagues[0].pk, measured.date)
     entries = first_board["entries"]
     assert len(entries) == args.members - 1 and [e["rank"] for e in entries] == list(range(1, len(entries) + 1))
     assert [e["global_rank"] for e in entries] == sorted(e["global_rank"] for e in entries)
@@ -225,7 +225,7 @@ def main() -> None:
     }
     for e in entries[:5]:
         assert e["global_rank"] == board.sql_rank(results[e["player_id"]])
-    week = selectors.week_standings(leagues[0], monday)
+    week = selectors.week_standings(leagues[0].pk, monday)
     assert len(week["entries"]) == args.members and week["entries"][0]["days"] >= 1
 
     # The site's WSGI application called in process (no socket, no server), as bench.ask_cpu
@@ -250,8 +250,8 @@ def main() -> None:
         return out
 
     calls = {
-        "day board, selector": lambda lg: selectors.day_board(lg, measured.date),
-        "week standings, selector": lambda lg: selectors.week_standings(lg, monday),
+        "day board, selector": lambda lg: selectors.day_board(lg.pk, measured.date),
+        "week standings, selector": lambda lg: selectors.week_standings(lg.pk, monday),
         "GET /api/leagues/<id>/leaderboard/<date>": lambda lg: client(
             "GET", f"/api/leagues/{lg.pk}/leaderboard/{day_text}", token=token
         ),

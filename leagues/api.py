@@ -339,8 +339,8 @@ class LeagueBoardView(APIView):
         "disqualified results are not on it.",
     )
     def get(self, request, league_id: int, date: str):
-        league = selectors.member_league(league_id=league_id, player=current_player(request))
-        return _private(Response(selectors.day_board(league, selectors.parse_day(date))))
+        league_id = selectors.member_league_id(league_id=league_id, player=current_player(request))
+        return _private(Response(selectors.day_board(league_id, selectors.parse_day(date))))
 
 
 class LeagueWeekView(APIView):
@@ -356,8 +356,8 @@ class LeagueWeekView(APIView):
         "broken by fewer asks over the week. Past weeks stay readable.",
     )
     def get(self, request, league_id: int, week: str):
-        league = selectors.member_league(league_id=league_id, player=current_player(request))
-        return _private(Response(selectors.week_standings(league, selectors.parse_week(week))))
+        league_id = selectors.member_league_id(league_id=league_id, player=current_player(request))
+        return _private(Response(selectors.week_standings(league_id, selectors.parse_week(week))))
 
 
 class PlacesView(APIView):
