@@ -127,7 +127,9 @@ def add_history(leagues, monday, days_after: int) -> None:
     )
     ids = [c.pk for c in challenges]
     with connection.cursor() as cur:
-        cur.execute("analyze leagues_membership")  # the leagues were made a moment ago
+        # The leagues were made a moment ago; a migration may have rewritten every player
+        # (challenges 0006 did, twice): vacuumed as autovacuum keeps a site's tables.
+        cur.execute("vacuum analyze leagues_membership, challenges_player")
         cur.execute(
             "select count(*) from leaderboard_result where challenge_id = any(%s) and player_id = any(%s)",
             [ids, members],
