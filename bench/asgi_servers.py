@@ -45,9 +45,13 @@ def commands(port: int) -> dict[str, list[str]]:
             *("--loop", "uvloop", "--http", "httptools", "--ws", "websockets-sansio", "--ws-max-size", "65536"),
             *("--no-access-log", "--lifespan", "off"),
         ],
-        # daphne has no frame size limit to set (autobahn's default: none).
-        "daphne": [py, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0", APP],
-        # asginl: ASGI without the lifespan protocol (config.asgi has none).
+        # daphne with uvicorn's frame limit (its own default is 1 MiB).
+        "daphne": [
+            *(py, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0"),
+            *("--websocket-max-message-size", "65536", "--websocket-max-frame-size", "65536", APP),
+        ],
+        # asginl: ASGI without the lifespan protocol (config.asgi has none). granian has no
+        # setting for the largest WebSocket message it takes.
         "granian": [
             *(py, "-m", "granian", "--interface", "asginl", "--host", "127.0.0.1", "--port", str(port)),
             *("--workers", "1", "--loop", "uvloop", "--log-level", "warning", APP),
