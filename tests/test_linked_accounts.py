@@ -185,7 +185,7 @@ def test_throwaways_from_one_address_map_the_deal_and_the_main_account_replaying
     assert lines["Perfect Main"]["reasons"] == ["linked_accounts"]
     assert not any("linked_accounts" in lines[a.name]["reasons"] for a in throwaways)
     page = reviewer.get(f"/admin/challenges/attempt/review/?date={days.today().isoformat()}").content.decode()
-    assert page.count('name="group"') == 1 and "linked_accounts" in page
+    assert page.count('name="group"') == 1 and "flagged as linked accounts" in page
 
     # One decision for all: disqualified, every one of them, with the reason kept.
     members = sorted(a.result.attempt_id for a in (main, *throwaways))
