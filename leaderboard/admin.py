@@ -27,9 +27,8 @@ from django.views.i18n import JavaScriptCatalog
 from challenges import days, services
 from challenges.admin import ReadOnlyAdmin, may_see_cards
 from challenges.models import Attempt, DailyChallenge, Review
-from games.rules import fairplay
+from games.rules import fairplay, peche
 from games.rules.base import GameError, ReplayError
-from games.rules.registry import engine
 
 from . import linking
 from . import selectors as board
@@ -44,7 +43,7 @@ def inspector_data(attempt: Attempt) -> dict[str, Any]:
     public chance of each of the player's ranks, which of them the opponent held, the ask's
     weight). A game the rules stop early, or one still being played, shows the asks it has."""
     challenge = attempt.challenge
-    game = engine(challenge.game)
+    game = peche.ENGINE  # the daily game is Pêche
     moves = list(attempt.moves)
     steps = game.trace(challenge.seed, moves)
     played = moves[: len(steps) - 1]
@@ -387,7 +386,7 @@ DONE = {
 
 
 def _done(review: Review) -> Review:
-    setattr(review, "done", DONE.get(review.action, review.action))  # the template's words for it
+    review.done = DONE.get(review.action, review.action)  # type: ignore[attr-defined]  # the template's words
     return review
 
 

@@ -368,11 +368,12 @@ def _ask_at(state: PecheState, index: int, move: Any, observer: Observer | None)
 
 
 class Step(NamedTuple):
-    """One step of a game face up (``steps``): ``index`` and ``ask`` None for the deal;
+    """One step of a game face up (``steps``): ``at`` (the ask's index in the moves) and
+    ``ask`` None for the deal;
     the events and the opponent's reasons of that ask; ``state`` the state after it (the
     same object at every step: read it before the next)."""
 
-    index: int | None
+    at: int | None  # not ``index``: a tuple's method of that name
     ask: str | None
     events: list[Event]
     reasons: list[dict[str, Any]]
