@@ -99,6 +99,22 @@ class Engine(Protocol):
         """The output line of docs/rules.md §5 for one input case (errors included)."""
 
 
+class EndsWithOutcome:
+    """The end of a game whose state says whether it is over (``state.over``) and whose
+    result is read off a finished state by ``outcome_of`` (each game's own)."""
+
+    def outcome_of(self, state: Any) -> Outcome:
+        raise NotImplementedError
+
+    def is_over(self, state: Any) -> bool:
+        return bool(state.over)
+
+    def outcome(self, state: Any) -> Outcome:
+        if not state.over:
+            raise GameError("not_over", "the game is not over")
+        return self.outcome_of(state)
+
+
 def deck_for(seed: Any, deck: Any) -> list[str]:
     """The deal of an input: exactly one of a seed (docs/rules.md §1) or a chosen deck."""
     if (seed is None) == (deck is None):

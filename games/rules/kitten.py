@@ -37,7 +37,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import session
-from .base import GameError, ReplayError, deck_for
+from .base import EndsWithOutcome, GameError, ReplayError, deck_for
 from .cards import RANK_INDEX, RANK_OF, RANKS
 from .events import Capture, End, Event, Flip, Outcome, event_view
 
@@ -252,7 +252,7 @@ def play_to_end(state: KittenState, *, record: bool = True) -> list[Event] | Non
     return events
 
 
-class KittenEngine:
+class KittenEngine(EndsWithOutcome):
     name = "kitten"
     rules_version = 1
 
@@ -292,13 +292,7 @@ class KittenEngine:
         _play(state, 2, events)
         return events
 
-    def is_over(self, state: KittenState) -> bool:
-        return state.over
-
-    def outcome(self, state: KittenState) -> Outcome:
-        if not state.over:
-            raise GameError("not_over", "the game is not over")
-        return outcome_of(state)
+    outcome_of = staticmethod(outcome_of)
 
     def view(self, state: KittenState, seat: int) -> dict[str, Any]:
         """Everything flipped is public; the order of the piles is not, so a pile

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from .base import GameError, ReplayError, deck_for
+from .base import EndsWithOutcome, GameError, ReplayError, deck_for
 from .cards import RANK_OF, RANK_SET, RANKS, miss_chance
 from .events import Ask, Draw, End, Event, Outcome, Pair, Pass, event_json, event_view
 
@@ -437,7 +437,7 @@ def result_line(state: PecheState) -> dict[str, Any]:
     }
 
 
-class PecheEngine:
+class PecheEngine(EndsWithOutcome):
     name = "peche"
     rules_version = 1
 
@@ -459,13 +459,7 @@ class PecheEngine:
         ask(state, move, recorder)
         return recorder.events
 
-    def is_over(self, state: PecheState) -> bool:
-        return state.over
-
-    def outcome(self, state: PecheState) -> Outcome:
-        if not state.over:
-            raise GameError("not_over", "the game is not over")
-        return outcome_of(state)
+    outcome_of = staticmethod(outcome_of)
 
     def view(self, state: PecheState, seat: int) -> dict[str, Any]:
         """The player's view (the API's attempt view). The opponent is simulated: what it
