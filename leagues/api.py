@@ -90,6 +90,10 @@ class LeagueBoard(serializers.Serializer):
     not_played = NotPlayed(
         many=True, help_text="Members without a result on the board (not played yet, or not counted), by name."
     )
+    indexed = serializers.BooleanField(
+        help_text="Whether the global ranks came from the day's rank index (else counted in the database, "
+        "while the index is built)."
+    )
 
 
 class WeekEntry(serializers.Serializer):
@@ -340,7 +344,8 @@ class LeagueBoardView(APIView):
     )
     def get(self, request, league_id: int, date: str):
         league_id = selectors.member_league_id(league_id=league_id, player=current_player(request))
-        return _private(Response(selectors.day_board(league_id, selectors.parse_day(date))))
+        board = services.board_read(selectors.day_board(league_id, selectors.parse_day(date)))
+        return _private(Response(board))
 
 
 class LeagueWeekView(APIView):

@@ -152,30 +152,23 @@ def parse_week(text: str) -> dt.date:
 # --- the boards ---------------------------------------------------------------------------------
 
 
-def _global_ranks(challenge_id: int, played: list[tuple]) -> dict[int, int]:
+def _global_ranks(challenge_id: int, played: list[tuple]) -> tuple[dict[int, int], bool]:
     """The ranks on the day's global board of counted results (rows of ``_DAY_SQL``), by
     attempt id: from the rank index in one round trip when it is ready (a board of 200
     members asks 200 ranks), else counted in SQL (``_sql_ranks``) for any result the
-    index does not hold."""
+    index does not hold; and whether the index was ready."""
     found = rank_index.ranks_of(challenge_id, [row[2] for row in played if row[5]])
     ranks = {aid: position + 1 for aid, position in (found or {}).items() if position is not None}
     missing = [row[2:5] for row in played if row[2] not in ranks]
     if not missing:
-        return ranks
+        return ranks, found is not None
     # The finish breaks ties: read only for the ranks SQL counts (parsing 200 timestamps
     # cost the board more than its query).
     finished = dict(
         Result.objects.filter(attempt_id__in=[m[0] for m in missing]).values_list("attempt_id", "finished_at")
     )
-    if found is None and rank_index.available():
-        # Not ready: asked as a reader of an indexed result asks (result_rank), which starts
-        # the day's rebuild; the league's best has the cheapest count.
-        aid, score, asks = missing[0]
-        board.result_rank(
-            Result(attempt_id=aid, challenge_id=challenge_id, score=score, asks=asks, finished_at=finished[aid],
-                   indexed=True, ranked=True, disqualified=False, held=False)
-        )  # fmt: skip
-    return {**ranks, **_sql_ranks(challenge_id, [(aid, score, asks, finished[aid]) for aid, score, asks in missing])}
+    sql = _sql_ranks(challenge_id, [(aid, score, asks, finished[aid]) for aid, score, asks in missing])
+    return {**ranks, **sql}, found is not None
 
 
 def _sql_ranks(challenge_id: int, rows: list[tuple[int, int, int, dt.datetime]]) -> dict[int, int]:
@@ -295,7 +288,7 @@ def day_board(league_id: int, day: dt.date) -> dict[str, Any]:
     # In RANK_ORDER (the members who have no result that day come first or last, by the
     # database's place for NULL: they are listed apart).
     played = [row for row in rows if row[2] is not None]
-    ranks = _global_ranks(played[0][6], played) if played else {}
+    ranks, indexed = _global_ranks(played[0][6], played) if played else ({}, True)
     entries = [
         {
             "rank": position,
@@ -311,7 +304,12 @@ def day_board(league_id: int, day: dt.date) -> dict[str, Any]:
         {"player_id": pid, "name": shown_name(name, pid)}
         for pid, name, *_ in sorted((row for row in rows if row[2] is None), key=_by_name)
     ]
-    return {"date": day.isoformat(), "entries": entries, "not_played": waiting}
+    # ``indexed`` False: the global ranks were counted in SQL, and the view asks for the
+    # day's rank index (leaderboard.services.rank_index_wanted): a selector only reads.
+    board = {"date": day.isoformat(), "entries": entries, "not_played": waiting, "indexed": indexed}
+    if not indexed:
+        board["challenge_id"] = played[0][6]
+    return board
 
 
 def week_standings(league_id: int, monday: dt.date) -> dict[str, Any]:

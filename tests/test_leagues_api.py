@@ -296,6 +296,26 @@ def test_the_day_board_ranks_members_in_the_global_order_with_their_global_ranks
     assert ann.get(f"/api/leagues/{made['id']}/leaderboard/today").json() == data
 
 
+def test_a_board_counted_in_the_database_asks_for_the_days_rank_index(monkeypatch):
+    """Without the day's rank index the global ranks are counted in SQL (seconds on a day of
+    a million results), so reading the board asks for the index to be built, once per read
+    that found it missing; a read that found it ready asks nothing."""
+    wanted = []
+    monkeypatch.setattr(league_services, "rank_index_wanted", lambda **kw: wanted.append(kw))
+    ann = new_player("Ann")
+    made = create(ann)
+    today = days.today()
+    mine = result(player_of(ann), today, 1000, 30)
+    data = ann.get(f"/api/leagues/{made['id']}/leaderboard/today").json()
+    assert data["indexed"] is False and "challenge_id" not in data
+    assert wanted == [{"challenge_id": mine.challenge_id, "ready": False}]
+
+    monkeypatch.setattr("leagues.selectors.rank_index.ranks_of", lambda cid, ids: {i: 0 for i in ids})
+    data = ann.get(f"/api/leagues/{made['id']}/leaderboard/today").json()
+    assert data["indexed"] is True and data["entries"][0]["global_rank"] == 1
+    assert len(wanted) == 1
+
+
 def test_held_and_disqualified_results_are_not_on_a_league_board():
     ann, bob, cid = new_player("Ann"), new_player("Bob"), new_player("Cid")
     made = create(ann)
