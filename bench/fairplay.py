@@ -37,7 +37,7 @@ from bench.provenance import cpu_model
 from games.rules import fairplay
 from games.rules.cards import rank_of, shuffled_deck
 from games.rules.events import event_json
-from games.rules.peche import ALL_PAIRS, ENGINE, OPPONENT, PLAYER, Knowledge, PecheState, Recorder
+from games.rules.peche import ENGINE, OPPONENT, PLAYER, Recorder
 
 Z95 = 1.959964
 AIM_DETECTION = 0.95  # issue 13: full-knowledge cheaters flagged per game …
@@ -48,9 +48,10 @@ AIM_PEEK_WEEK = 0.80  # … on 50 %, flagged within a week of 5 games
 AIM_SOLVER_WEEK = 0.90  # the solver's move on 50–70 % of the asks, within a week of 5 games
 THROWAWAYS = (1, 3, 6, 12)  # throwaway players mapping the deck for the partial cheaters
 WEEK = 7
-CALIBRATION_DEALS = (0, 1999)  # where fairplay.py's thresholds were chosen
+# Where fairplay.py's thresholds were chosen: every type on deals 0 … 1999, the honest
+# types also on 2000 … 9999 (their weeks).
+CALIBRATION_DEALS = (0, 9999)
 QUIET_WEEK = 5  # issue 27's aims for the quiet cheaters: flagged within a week of 5 games
-SOLVER_DEPTH = 3  # asks the noisy solver looks ahead, with the whole deal known
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -229,59 +230,20 @@ def peeker(rate: float, base: Callable[[PublicTable, random.Random], str]):
     return choose
 
 
-def _clone(state: PecheState) -> PecheState:
-    """A copy the search may play on: the deck is shared (never written), the rest copied."""
-    twin = PecheState.__new__(PecheState)
-    for name in PecheState.__slots__:
-        value = getattr(state, name)
-        if isinstance(value, Knowledge):
-            knowledge = Knowledge()
-            knowledge.known, knowledge.absent, knowledge.draws = set(value.known), dict(value.absent), value.draws
-            value = knowledge
-        elif name in ("hands", "pairs"):
-            value = [type(part)(part) for part in value]
-        elif name != "deck" and isinstance(value, (list, dict, set)):
-            value = type(value)(value)
-        setattr(twin, name, value)
-    return twin
-
-
-def _line_value(state: PecheState, depth: int) -> int:
-    """The best pair difference (player − opponent) reachable within ``depth`` asks."""
-    if state.over or depth == 0:
-        return len(state.pairs[PLAYER]) - len(state.pairs[OPPONENT])
-    best = -ALL_PAIRS
-    for rank in list(state.hands[PLAYER]):
-        twin = _clone(state)
-        ENGINE.apply(twin, rank)
-        best = max(best, _line_value(twin, depth - 1))
-    return best
-
-
-def solver_moves(state: PecheState, depth: int = SOLVER_DEPTH) -> list[str]:
-    """A solver that knows the deal (both hands and the lake) and searches every line of
-    its next ``depth`` asks, the opponent's replies played by the engine: the asks that
-    lead to the best pair difference it can see."""
-    values = {}
-    for rank in list(state.hands[PLAYER]):
-        twin = _clone(state)
-        ENGINE.apply(twin, rank)
-        values[rank] = _line_value(twin, depth - 1)
-    top = max(values.values())
-    return [rank for rank, value in values.items() if value == top]
-
-
 class NoisySolver:
-    """Issue 27's solver with noise: the solver's move (ties drawn at random) on a share
-    ``rate`` of its asks, a random rank otherwise. The search copies the game's own
-    engine state, cards and all."""
+    """Issue 27's solver with noise: the solver's move on a share ``rate`` of its asks, a
+    random rank otherwise. The solver searches every line of its next ``depth`` asks over
+    the whole deal (fairplay.solver_moves, the detector's own search at depth 3) and draws
+    among the best moves at random, or takes the first of them in hand order (``first``):
+    a solver the detector does not know when ``depth`` is not 3 or the tie-break differs."""
 
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
+    def __init__(self, rate: float, depth: int = fairplay.SOLVER_DEPTH, first: bool = False) -> None:
+        self.rate, self.depth, self.first = rate, depth, first
 
     def __call__(self, game: fairplay.WatchedGame, table: PublicTable, rng: random.Random) -> str:
         if rng.random() < self.rate:
-            return rng.choice(solver_moves(game.state))
+            best = fairplay.solver_moves(game.state, self.depth)
+            return best[0] if self.first else rng.choice(best)
         return random_asker(table, rng)
 
 
@@ -425,6 +387,13 @@ class Calibration:
                     row[1] += chance
                     row[2] += rank in observed.held_ranks
 
+    def merge(self, rows: dict[str, list[list]]) -> None:
+        """Add another run's rows (a job's deals)."""
+        for formula, buckets in rows.items():
+            for mine, theirs in zip(self.rows[formula], buckets):
+                for i in range(3):
+                    mine[i] += theirs[i]
+
     def report(self) -> None:
         print("\nPublic chances against the truth (every rank in hand at the honest players' asks)")
         print(f"{'stated':>9}  " + "  ".join(f"{f + ' formula: ranks, mean stated, held':>44}" for f in self.rows))
@@ -458,7 +427,7 @@ def play(
         if recorder is not None:
             choose.see([event_json(e) for e in recorder.events])
             recorder.events.clear()
-    return fairplay.judge(game.observed)
+    return fairplay.judge(game.observed, deck)
 
 
 def honest(chooser):
@@ -472,9 +441,13 @@ def naive_full(game: fairplay.WatchedGame, table: PublicTable, rng: random.Rando
     return next((r for r in table.ranks() if r in hand), None) or CHEATERS_BASE(table, rng)
 
 
-def player_types(maps: dict[int, DeckMap], tallies: dict[str, list[int]]) -> dict[str, Callable]:
+def player_types(
+    maps: dict[int, DeckMap], tallies: dict[str, list[int]], *, honest_only: bool = False
+) -> dict[str, Callable]:
     """Every player type for one deal (the mapped cheaters use that deal's maps)."""
     types: dict[str, Callable] = {f"honest: {name}": honest(c) for name, c in HONEST.items()}
+    if honest_only:
+        return types
     types["full knowledge"] = full_knowledge
     types["full, naive (first held rank)"] = naive_full
     types["full, random otherwise"] = full_random_base
@@ -486,38 +459,137 @@ def player_types(maps: dict[int, DeckMap], tallies: dict[str, list[int]]) -> dic
             types[f"peek {rate:.0%}, {base_name} otherwise"] = peeker(rate, base)
     for rate in SOLVER_RATES:
         types[f"solver {rate:.0%}, random otherwise"] = NoisySolver(rate)
+    # Solvers the detector does not know: another depth, another tie-break.
+    types["solver 70% (depth 2), random otherwise"] = NoisySolver(0.7, depth=2)
+    types["solver 70% (depth 4, first best), random otherwise"] = NoisySolver(0.7, depth=4, first=True)
     for k, deck_map in maps.items():
         name = f"mapped by {k} throwaway{'s' if k > 1 else ''}"
         types[name] = Mapped(deck_map, tallies.setdefault(name, [0, 0]))
     return types
 
 
-def run(
-    seeds: int, seed_base: int, calibration: Calibration | None = None
-) -> tuple[dict[str, list[fairplay.GameAssessment]], dict[str, float]]:
-    """Assessments by player type, in seed order, and for each mapped cheater the share of
-    its asks with a held rank available at which its map proved one."""
+@dataclass
+class Game:
+    """What the report keeps of one judged game (the first ``--seeds`` deals keep the
+    pooled rule's profiles, for the ceilings and the sweep; the further honest deals only
+    their figure and their weeks)."""
+
+    suspicion: float
+    profile: tuple[tuple[float, ...], ...] = ()
+    solver_profile: tuple[tuple[float, ...], ...] | None = None
+
+
+# Types whose games keep the solver alternative's profile too (the weekly ceiling).
+SOLVER_PROFILED = (
+    "honest: random",
+    "peek 50%, random otherwise",
+    "solver 70%, random otherwise",
+    "solver 50%, random otherwise",
+)
+CHUNK = 35  # deals per job: whole weeks of 7 and of 5
+
+
+def week_rows(out: dict[str, list[fairplay.GameAssessment]]) -> dict[str, list[list[fairplay.GameAssessment]]]:
+    """The weeks of a chunk of deals (``out``: each type's games in deal order, the chunk a
+    multiple of 35 deals): 7-game weeks for honest players, the occasional, mapped and
+    ties-only cheaters and the mixtures; issue 27's quiet cheaters in weeks of QUIET_WEEK
+    games (its aims: "within a week of 5"). Each game of a week is from a different deal."""
+
+    def split(games, size):
+        return [games[i : i + size] for i in range(0, len(games) - size + 1, size)]
+
+    result = {name: split(games, WEEK) for name, games in out.items() if is_honest(name)}
+    if "full knowledge" not in out:
+        return result
+    base, full = out["honest: memory, else likeliest"], out["full knowledge"]  # the cheaters' own honest play
+    n = len(full) // WEEK
+    result["full knowledge in 1 of 7"] = [
+        base[WEEK * j : WEEK * j + 6] + full[WEEK * j + 6 : WEEK * j + 7] for j in range(n)
+    ]
+    result["full knowledge in 2 of 7"] = [
+        base[WEEK * j : WEEK * j + 5] + full[WEEK * j + 5 : WEEK * j + 7] for j in range(n)
+    ]
+    for name, games in out.items():
+        if name.startswith(("occasional", "mapped", "ties")):
+            result[f"{name}, every game"] = split(games, WEEK)
+        elif name.startswith(("peek", "solver")):
+            result[f"{name}, {QUIET_WEEK} games"] = split(games, QUIET_WEEK)
+    return result
+
+
+def _chunk(job: tuple[int, int, int, int]) -> tuple[dict, dict, dict, dict]:
+    """Deals ``start`` … ``stop``−1 of the range: every type on the first ``seeds``, honest
+    types only beyond. Returns the games kept, the weeks judged, the mapped cheaters'
+    tallies and the calibration rows."""
+    start, stop, seed_base, seeds = job
     out: dict[str, list[fairplay.GameAssessment]] = {}
     tallies: dict[str, list[int]] = {}
-    for i in range(seeds):
+    calibration = Calibration()
+    for i in range(start, stop):
         seed = f"fairplay-{seed_base + i}"
         deck = shuffled_deck(seed)
-        deck_map = DeckMap(deck)
-        maps, made = {}, 0
-        for k in THROWAWAYS:
-            while made < k:
-                deck_map.add_game(random.Random(f"{seed}/throwaway/{made}"))
-                made += 1
-            maps[k] = deck_map.snapshot()
-        for name, choose in player_types(maps, tallies).items():
+        maps: dict[int, DeckMap] = {}
+        if i < seeds:
+            deck_map, made = DeckMap(deck), 0
+            for k in THROWAWAYS:
+                while made < k:
+                    deck_map.add_game(random.Random(f"{seed}/throwaway/{made}"))
+                    made += 1
+                maps[k] = deck_map.snapshot()
+        for name, choose in player_types(maps, tallies, honest_only=i >= seeds).items():
             out.setdefault(name, []).append(
                 play(deck, choose, random.Random(f"{seed}/{name}"), calibration if is_honest(name) else None)
             )
-    return out, {name: proven / held for name, (held, proven) in tallies.items() if held}
+    judged = {name: [fairplay.accumulate(w) for w in rows] for name, rows in week_rows(out).items()}
+    kept = {}
+    for name, games in out.items():
+        full = start < seeds
+        kept[name] = [
+            Game(
+                g.suspicion,
+                g.profile if full else (),
+                g.solver_profile if full and name in SOLVER_PROFILED else None,
+            )
+            for g in games
+        ]
+    return kept, judged, tallies, calibration.rows
 
 
-def suspicions(assessed: dict[str, list[fairplay.GameAssessment]]) -> dict[str, list[float]]:
-    return {name: [a.suspicion for a in games] for name, games in assessed.items()}
+def run(
+    seeds: int, seed_base: int, honest_deals: int = 0, calibration: Calibration | None = None, jobs: int = 1
+) -> tuple[dict[str, list[Game]], dict[str, list[fairplay.PlayerAssessment]], dict[str, float]]:
+    """Games by player type in deal order (honest types on ``honest_deals`` deals, the
+    others on ``seeds``), the weeks judged, and for each mapped cheater the share of its
+    asks with a held rank available at which its map proved one. Deterministic whatever
+    ``jobs`` (the deals are split in chunks of whole weeks)."""
+    total = max(seeds, honest_deals)
+    chunks = [(a, min(a + CHUNK, total), seed_base, seeds) for a in range(0, total, CHUNK)]
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            parts = list(pool.imap(_chunk, chunks))
+    else:
+        parts = [_chunk(c) for c in chunks]
+    games: dict[str, list[Game]] = {}
+    weeks_: dict[str, list[fairplay.PlayerAssessment]] = {}
+    tallies: dict[str, list[int]] = {}
+    for kept, judged, tally, rows in parts:
+        for name, g in kept.items():
+            games.setdefault(name, []).extend(g)
+        for name, w in judged.items():
+            weeks_.setdefault(name, []).extend(w)
+        for name, (held, proven) in tally.items():
+            t = tallies.setdefault(name, [0, 0])
+            t[0] += held
+            t[1] += proven
+        if calibration is not None:
+            calibration.merge(rows)
+    return games, weeks_, {name: proven / held for name, (held, proven) in tallies.items() if held}
+
+
+def suspicions(games: dict[str, list[Game]]) -> dict[str, list[float]]:
+    return {name: [g.suspicion for g in gs] for name, gs in games.items()}
 
 
 # --- Reporting ----------------------------------------------------------------------
@@ -531,11 +603,11 @@ def commit() -> str:
     return provenance_commit("games/rules/fairplay.py", "bench/fairplay.py")
 
 
-def rate_row(label: str, hits: int, n: int) -> tuple[str, float | None]:
+def rate_row(label: str, hits: int, n: int, width: int = 34) -> tuple[str, float | None]:
     if n == 0:
-        return f"{label:<34} {'no games: no figure':>40}", None
+        return f"{label:<{width}} {'no games: no figure':>40}", None
     lo, hi = wilson(hits, n)
-    return f"{label:<34} {n:>6} {hits:>7} {hits / n:>8.2%}  [{lo:.2%}, {hi:.2%}]", hits / n
+    return f"{label:<{width}} {n:>6} {hits:>7} {hits / n:>8.2%}  [{lo:.2%}, {hi:.2%}]", hits / n
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -545,31 +617,6 @@ def quantile(values: list[float], q: float) -> float:
 
 def is_honest(name: str) -> bool:
     return name.startswith("honest: ")
-
-
-def weeks(out: dict[str, list[fairplay.GameAssessment]]) -> dict[str, list[list[fairplay.GameAssessment]]]:
-    """7-game weeks, each game of a week from a different deal (indices 7j … 7j+6); issue
-    27's quiet cheaters in weeks of QUIET_WEEK games (its aims: "within a week of 5")."""
-    n = len(out["full knowledge"]) // WEEK
-    base = out["honest: memory, else likeliest"]  # the cheaters' own honest play
-    full = out["full knowledge"]
-    result = {name: [out[name][WEEK * j : WEEK * j + WEEK] for j in range(n)] for name in out if is_honest(name)}
-    result["full knowledge in 1 of 7"] = [
-        base[WEEK * j : WEEK * j + 6] + full[WEEK * j + 6 : WEEK * j + 7] for j in range(n)
-    ]
-    result["full knowledge in 2 of 7"] = [
-        base[WEEK * j : WEEK * j + 5] + full[WEEK * j + 5 : WEEK * j + 7] for j in range(n)
-    ]
-    for name in out:
-        if name.startswith(("occasional", "mapped", "ties")):
-            result[f"{name}, every game"] = [out[name][WEEK * j : WEEK * j + WEEK] for j in range(n)]
-    for name in out:
-        if name.startswith(("peek", "solver")):
-            games = out[name]
-            result[f"{name}, {QUIET_WEEK} games"] = [
-                games[QUIET_WEEK * j : QUIET_WEEK * j + QUIET_WEEK] for j in range(len(games) // QUIET_WEEK)
-            ]
-    return result
 
 
 def aim_line(label: str, hits: int, n: int, aim: float, *, at_most: bool = False) -> str:
@@ -588,9 +635,11 @@ def aim_line(label: str, hits: int, n: int, aim: float, *, at_most: bool = False
     return f"  {label} {sign} {aim:.1%}: {hits}/{n} = {rate:.2%} [{lo:.2%}, {hi:.2%}] — {verdict}"
 
 
-def report(assessed: dict[str, list[fairplay.GameAssessment]], pinned: dict[str, float]) -> bool:
-    """Print the figures at the thresholds in force; True if the issue's aim is met."""
-    out = suspicions(assessed)
+def report(
+    games: dict[str, list[Game]], judged: dict[str, list[fairplay.PlayerAssessment]], pinned: dict[str, float]
+) -> bool:
+    """Print the figures at the thresholds in force; True if issue 13's aim is met."""
+    out = suspicions(games)
     t = fairplay.FLAG_THRESHOLD
     header = f"{'player':<34} {'games':>6} {'flagged':>7} {'rate':>8}  95% Wilson"
     print(f"\nPer game, flagged at suspicion >= FLAG_THRESHOLD = {t} nats")
@@ -611,7 +660,7 @@ def report(assessed: dict[str, list[fairplay.GameAssessment]], pinned: dict[str,
     for name, values in out.items():
         if is_honest(name):
             continue
-        line, r = rate_row(name, sum(v >= t for v in values), len(values))
+        line, r = rate_row(name, sum(v >= t for v in values), len(values), 50)
         if values:
             line += f"  {statistics.median(values):>6.2f}"
         if name in pinned:
@@ -623,29 +672,37 @@ def report(assessed: dict[str, list[fairplay.GameAssessment]], pinned: dict[str,
     print(
         f"\nWeeks of {WEEK} games ({QUIET_WEEK} for issue 27's peekers and solvers): flagged when "
         f"Σ max(0, suspicion − ALLOWANCE = {fairplay.ALLOWANCE}) >= PLAYER_THRESHOLD = {fairplay.PLAYER_THRESHOLD}"
-        f" or pooled >= POOLED_THRESHOLD = {fairplay.POOLED_THRESHOLD}"
+        f" or pooled >= POOLED_THRESHOLD = {fairplay.POOLED_THRESHOLD} (the solver alternative searched when the"
+        f" peek alternative reaches SOLVER_SCREEN = {fairplay.SOLVER_SCREEN})"
     )
-    print(f"{'week':<44} {'weeks':>6} {'flagged':>7} {'rate':>8}  95% Wilson          by pooled")
-    print("-" * 100)
+    print(f"{'week':<56} {'weeks':>6} {'flagged':>7} {'rate':>8}  95% Wilson       by sum  by peek  by solver")
+    print("-" * 120)
     week_honest: float | None = 0.0
-    week_counts: dict[str, tuple[int, int]] = {}
-    for name, rows in weeks(assessed).items():
-        judged = [fairplay.accumulate(w) for w in rows]
-        flagged = sum(a.flagged for a in judged)
-        week_counts[name] = (flagged, len(rows))
-        line, r = rate_row(name, flagged, len(rows))
-        by_pooled = sum(a.pooled >= fairplay.POOLED_THRESHOLD for a in judged)
-        print(line.replace(f"{name:<34}", f"{name:<44}", 1) + f"  {by_pooled:>9}")
-        if name.startswith("honest"):
+    counts: dict[str, tuple[int, int]] = {}
+    all_honest = [0, 0]
+    for name, rows in judged.items():
+        flagged = sum(a.flagged for a in rows)
+        counts[name] = (flagged, len(rows))
+        line, r = rate_row(name, flagged, len(rows), 56)
+        by_sum = sum(a.suspicion >= fairplay.PLAYER_THRESHOLD for a in rows)
+        by_peek = sum(a.pooled >= fairplay.POOLED_THRESHOLD and a.pooled_alternative == "peek" for a in rows)
+        by_solver = sum(a.pooled >= fairplay.POOLED_THRESHOLD and a.pooled_alternative == "solver" for a in rows)
+        print(line + f"  {by_sum:>6} {by_peek:>8} {by_solver:>10}")
+        if is_honest(name):
             week_honest = None if r is None or week_honest is None else max(week_honest, r)
+            all_honest[0] += flagged
+            all_honest[1] += len(rows)
 
     print("\nAims of issue 27 (95 % Wilson intervals)")
     for name in filter(is_honest, out):
         hits, n = sum(v >= t for v in out[name]), len(out[name])
         print(aim_line(f"{name}: games flagged", hits, n, AIM_FALSE_POSITIVE, at_most=True))
-    for name, (hits, n) in week_counts.items():
-        if name.startswith("honest"):
+    for name, (hits, n) in counts.items():
+        if is_honest(name):
             print(aim_line(f"{name}: {WEEK}-game weeks flagged", hits, n, AIM_HONEST_WEEK, at_most=True))
+    print(
+        aim_line(f"every honest type together: {WEEK}-game weeks flagged", *all_honest, AIM_HONEST_WEEK, at_most=True)
+    )
     for rate, aim, scope in ((0.7, AIM_PEEK_GAME, "game"), (0.5, AIM_PEEK_WEEK, "week")):
         for base in PEEK_BASES:
             name = f"peek {rate:.0%}, {base} otherwise"
@@ -653,15 +710,13 @@ def report(assessed: dict[str, list[fairplay.GameAssessment]], pinned: dict[str,
                 hits, n = sum(v >= t for v in out[name]), len(out[name])
                 print(aim_line(f"{name}: games flagged", hits, n, aim))
             else:
-                hits, n = week_counts[f"{name}, {QUIET_WEEK} games"]
+                hits, n = counts[f"{name}, {QUIET_WEEK} games"]
                 print(aim_line(f"{name}: {QUIET_WEEK}-game weeks flagged", hits, n, aim))
-    for rate in SOLVER_RATES:
-        hits, n = week_counts[f"solver {rate:.0%}, random otherwise, {QUIET_WEEK} games"]
-        print(
-            aim_line(f"solver {rate:.0%}, random otherwise: {QUIET_WEEK}-game weeks flagged", hits, n, AIM_SOLVER_WEEK)
-        )
+    for name, (hits, n) in counts.items():
+        if name.startswith("solver"):
+            print(aim_line(f"{name}-game weeks flagged".replace(" games-game", "-game"), hits, n, AIM_SOLVER_WEEK))
 
-    ceiling(assessed)
+    ceiling(games)
     print()
     if full_rate is None or worst_honest is None:
         print("aim (issue 13): not judged — a figure above has no games")
@@ -680,11 +735,19 @@ def report(assessed: dict[str, list[fairplay.GameAssessment]], pinned: dict[str,
     return met
 
 
-def ceiling(assessed: dict[str, list[fairplay.GameAssessment]]) -> None:
-    """How far any test of one game's choices can go against a quiet peeker: the
-    Neyman–Pearson test that knows the peeker's habit and rate exactly and has to spare
-    only the one honest type that shares its habit (its log-likelihood ratio at that θ,
-    from the games' profiles), thresholded at that honest type's 99.5 % quantile."""
+def _drawn_weeks(values: list[float], size: int, n: int, seed: str) -> list[float]:
+    """Sums of ``size`` values drawn at random (with replacement): weeks for a tail."""
+    rng = random.Random(seed)
+    return sorted(sum(values[rng.randrange(len(values))] for _ in range(size)) for _ in range(n))
+
+
+def ceiling(games: dict[str, list[Game]]) -> None:
+    """How far any test can go against a quiet cheater: the Neyman–Pearson test, which
+    knows the cheater's habit and rate exactly and has to spare only the one honest type
+    that shares its habit (its log-likelihood ratio at that θ, from the games' profiles).
+    Per game at 0.5 % of that honest type; per 5-game week at the share of honest weeks
+    the weekly rule allows (AIM_HONEST_WEEK, and a tenth of it: what a report can confirm),
+    from 20,000 weeks drawn from the honest type's games."""
     names = [m.name for m in fairplay.MODELS]
     print("\nCeiling per game: the most powerful test of one known alternative against one honest type")
     for base, model, honest_name in (
@@ -695,81 +758,152 @@ def ceiling(assessed: dict[str, list[fairplay.GameAssessment]]) -> None:
         for rate in PEEK_RATES:
             t = fairplay.THETA_GRID.index(rate)
             name = f"peek {rate:.0%}, {base} otherwise"
-            if not assessed.get(name) or not assessed.get(honest_name):
+            honest_games = [g for g in games.get(honest_name, []) if g.profile]
+            if not games.get(name) or not honest_games:
                 continue
-            honest_values = sorted(g.profile[m][t] - g.profile[m][0] for g in assessed[honest_name])
+            honest_values = sorted(g.profile[m][t] - g.profile[m][0] for g in honest_games)
             cut = honest_values[min(len(honest_values) - 1, int(0.995 * len(honest_values)))]
-            hits = sum(g.profile[m][t] - g.profile[m][0] > cut for g in assessed[name])
-            n = len(assessed[name])
+            hits = sum(g.profile[m][t] - g.profile[m][0] > cut for g in games[name])
+            n = len(games[name])
             lo, hi = wilson(hits, n)
             print(
                 f"  {name}: {hits}/{n} = {hits / n:.1%} [{lo:.1%}, {hi:.1%}] at 0.5 % of '{honest_name}' "
                 f"(ratio at θ = {rate} above {cut:.2f} nats)"
             )
+    print(f"\nCeiling per {QUIET_WEEK}-game week, against 'honest: random' weeks (the same test, summed over the week)")
+    m = names.index("random")
+    honest_games = [g for g in games.get("honest: random", []) if g.solver_profile is not None]
+    for name, rate, which in (
+        ("peek 50%, random otherwise", 0.5, "profile"),
+        ("solver 70%, random otherwise", 0.7, "solver_profile"),
+        ("solver 50%, random otherwise", 0.5, "solver_profile"),
+    ):
+        cheat_games = [g for g in games.get(name, []) if getattr(g, which)]
+        if not cheat_games or not honest_games:
+            continue
+        t = fairplay.THETA_GRID.index(rate)
+
+        def lr(g: Game, which: str = which, t: int = t) -> float:
+            p = getattr(g, which)
+            return p[m][t] - p[m][0]
+
+        honest_weeks = _drawn_weeks([lr(g) for g in honest_games], QUIET_WEEK, 20000, name)
+        cheat_weeks = [
+            sum(lr(g) for g in cheat_games[i : i + QUIET_WEEK])
+            for i in range(0, len(cheat_games) - QUIET_WEEK + 1, QUIET_WEEK)
+        ]
+        cells = []
+        for share in (AIM_HONEST_WEEK, AIM_HONEST_WEEK / 10):
+            cut = honest_weeks[min(len(honest_weeks) - 1, int((1 - share) * len(honest_weeks)))]
+            hits = sum(v > cut for v in cheat_weeks)
+            lo, hi = wilson(hits, len(cheat_weeks))
+            cells.append(
+                f"at {share:.2%} of honest weeks {hits}/{len(cheat_weeks)} = {hits / len(cheat_weeks):.1%} [{lo:.1%}, {hi:.1%}]"
+            )
+        kind = "the solver's move" if which == "solver_profile" else "a held rank"
+        print(f"  {name} ({kind} at θ = {rate}): " + "; ".join(cells))
 
 
-def sweep(assessed: dict[str, list[fairplay.GameAssessment]]) -> None:
-    """Calibration: detection and the worst honest type's false positives per threshold."""
-    out = suspicions(assessed)
+def sweep(games: dict[str, list[Game]]) -> None:
+    """Calibration: the per-game threshold, and the weekly rule's parameters (the peek
+    alternative only: the solver's needs a search per ask), on honest weeks drawn from the
+    games kept with their profiles."""
+    out = suspicions(games)
     print("\nSweep (calibration): per-game threshold")
     cheat_names = [n for n in out if not is_honest(n)]
     print(f"{'threshold':>9} {'worst honest':>13} " + " ".join(f"{n[:14]:>14}" for n in cheat_names))
-    for t in (3.0, 3.5, 3.75, 4.0, 4.25, 4.5, 5.0, 5.5, 6.0, 7.0, 8.0, 10.0):
+    for t in (3.0, 3.5, 3.75, 4.0, 4.25, 4.5, 4.75, 5.0, 5.5, 6.0, 7.0, 8.0):
         worst = max(sum(v >= t for v in out[n]) / len(out[n]) for n in filter(is_honest, out))
         print(
-            f"{t:>9.2f} {worst:>13.2%} "
+            f"{t:>9.2f} {worst:>13.3%} "
             + " ".join(f"{sum(v >= t for v in out[n]) / len(out[n]):>14.1%}" for n in cheat_names)
         )
-    all_weeks = weeks(assessed)
-    if not all_weeks["full knowledge in 1 of 7"]:
+    kept = {name: [g for g in gs if g.profile] for name, gs in games.items()}
+    if len(kept.get("full knowledge", [])) < WEEK:
         print(f"\nno weekly sweep: fewer than {WEEK} deals")
         return
-    print(
-        "\nSweep (calibration): weekly rule, allowance × player threshold "
-        "(worst honest weeks / full in 1 of 7 / occasional 30 %)"
-    )
-    for allowance in (0.5, 0.75, 1.0, 1.5, 2.0):
-        cells = []
-        for threshold in (4.0, 5.0, 6.0, 7.0, 9.0):
+    names = [m for m in fairplay.MODELS]
 
-            def share(rows, allowance=allowance, threshold=threshold):
-                return sum(sum(max(0.0, g.suspicion - allowance) for g in w) >= threshold for w in rows) / len(rows)
-
-            worst = max(share(rows) for name, rows in all_weeks.items() if name.startswith("honest"))
-            cells.append(
-                f"T={threshold:<4} {worst:>6.2%}/{share(all_weeks['full knowledge in 1 of 7']):>5.1%}"
-                f"/{share(all_weeks['occasional 30%, every game']):>5.1%}"
-            )
-        print(f"  allowance {allowance}: " + "   ".join(cells))
-    print("\nSweep (calibration): pooled threshold (worst honest weeks, then each quiet cheater's weeks)")
-    pooled = {name: [fairplay.accumulate(w).pooled for w in rows] for name, rows in all_weeks.items()}
-    quiet = [n for n in pooled if n.startswith(("peek 50", "solver"))]
-    print(f"{'threshold':>9} {'worst honest':>13} " + " ".join(f"{n[:16]:>16}" for n in quiet))
-    for threshold in (2.0, 3.0, 4.0, 5.0, 6.0, 8.0):
-        worst = max(sum(v >= threshold for v in pooled[n]) / len(pooled[n]) for n in pooled if n.startswith("honest"))
-        print(
-            f"{threshold:>9.1f} {worst:>13.2%} "
-            + " ".join(f"{sum(v >= threshold for v in pooled[n]) / len(pooled[n]):>16.1%}" for n in quiet)
+    def pooled(week: list[Game]) -> float:
+        return max(
+            [0.0]
+            + [
+                sum(g.profile[m][t] for g in week)
+                for m, model in enumerate(names)
+                if model.alternative
+                for t in range(1, len(fairplay.THETA_GRID))
+            ]
         )
+
+    rng = random.Random("sweep")
+    honest_weeks = {
+        name: [[gs[rng.randrange(len(gs))] for _ in range(WEEK)] for _ in range(5000)]
+        for name, gs in kept.items()
+        if is_honest(name)
+    }
+    base, full = kept["honest: memory, else likeliest"], kept["full knowledge"]
+    cheat_weeks = {
+        "full in 1 of 7": [base[i : i + 6] + full[i + 6 : i + 7] for i in range(0, len(full) - WEEK + 1, WEEK)],
+        **{
+            n: [kept[n][i : i + QUIET_WEEK] for i in range(0, len(kept[n]) - QUIET_WEEK + 1, QUIET_WEEK)]
+            for n in kept
+            if n.startswith(("peek 50", "solver 70%, ", "solver 50"))
+        },
+    }
+    pooled_h = {n: [pooled(w) for w in ws] for n, ws in honest_weeks.items()}
+    pooled_c = {n: [pooled(w) for w in ws] for n, ws in cheat_weeks.items()}
+    print(
+        "\nSweep (calibration): weekly rule, allowance A, sum threshold T1, pooled threshold T2 "
+        "(worst honest type's drawn 7-game weeks, then each cheater's weeks; peek alternative only)"
+    )
+    print(f"{'A':>5} {'T1':>4} {'T2':>4} {'honest':>8} " + " ".join(f"{n[:16]:>16}" for n in cheat_weeks))
+    for allowance in (0.75, 1.5, 2.5, 3.5):
+        for t1 in (7.0, 9.0, 11.0):
+            for t2 in (4.0, 4.5, 5.0, 6.0):
+
+                def flag(week, p, a=allowance, t1=t1, t2=t2):
+                    return sum(max(0.0, g.suspicion - a) for g in week) >= t1 or p >= t2
+
+                worst = max(
+                    sum(flag(w, p) for w, p in zip(ws, pooled_h[n])) / len(ws) for n, ws in honest_weeks.items()
+                )
+                print(
+                    f"{allowance:>5} {t1:>4.0f} {t2:>4} {worst:>8.3%} "
+                    + " ".join(
+                        f"{sum(flag(w, p) for w, p in zip(ws, pooled_c[n])) / len(ws):>16.1%}"
+                        for n, ws in cheat_weeks.items()
+                    )
+                )
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=3000, help="distinct deals, each played by every player type")
+    parser.add_argument("--seeds", type=int, default=1505, help="distinct deals, each played by every player type")
+    parser.add_argument(
+        "--honest-deals",
+        type=int,
+        default=21000,
+        help="deals played by the honest types (the first --seeds shared with the cheaters): the weekly false positives",
+    )
     parser.add_argument(
         "--seed-base", type=int, default=100000, help="first deal (reported figures: 100000…; calibration: 0…)"
     )
+    parser.add_argument("--jobs", type=int, default=1, help="processes (the figures do not depend on it)")
     parser.add_argument("--sweep", action="store_true", help="also print the calibration tables")
     args = parser.parse_args(argv)
     if args.seeds < 1:
         parser.error("--seeds must be at least 1")
+    # Whole weeks of 7 and of 5 in every chunk of deals.
+    seeds = -(-args.seeds // CHUNK) * CHUNK
+    honest_deals = -(-max(args.honest_deals, seeds) // CHUNK) * CHUNK
     started = time.perf_counter()
     print(
-        f"fair-play detector: {args.seeds} deals (fairplay-{args.seed_base} … "
-        f"fairplay-{args.seed_base + args.seeds - 1}), each played by every player type below"
+        f"fair-play detector: {seeds} deals (fairplay-{args.seed_base} … fairplay-{args.seed_base + seeds - 1}), "
+        f"each played by every player type below; the honest types on {honest_deals} deals "
+        f"(… fairplay-{args.seed_base + honest_deals - 1})"
     )
-    print(f"commit {commit()}, {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {machine()}")
-    last = args.seed_base + args.seeds - 1
+    print(f"commit {commit()}, {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {machine()}, {args.jobs} job(s)")
+    last = args.seed_base + honest_deals - 1
     if last < CALIBRATION_DEALS[0] or args.seed_base > CALIBRATION_DEALS[1]:
         print(
             f"seed range: REPORT — the thresholds were chosen on the calibration deals "
@@ -781,11 +915,11 @@ def main(argv: list[str] | None = None) -> None:
             "where the thresholds were chosen): not a report"
         )
     calibration = Calibration()
-    out, pinned = run(args.seeds, args.seed_base, calibration)
-    report(out, pinned)
+    games, judged, pinned = run(seeds, args.seed_base, honest_deals, calibration, args.jobs)
+    report(games, judged, pinned)
     calibration.report()
     if args.sweep:
-        sweep(out)
+        sweep(games)
     print(f"\n{time.perf_counter() - started:.1f}s")
 
 

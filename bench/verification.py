@@ -3,6 +3,11 @@ worker, which replays each from seed + asks, writes its result and ranks it.
 
     .venv/bin/python -m bench.verification --attempts 10000 --rate 300 --concurrency 2
 
+Every attempt has asks of its own (a random player's complete game of the day), so that each
+verification judges its game for fair play as on a real day; ``--same-line`` gives every
+attempt the same asks instead (the figures before issue 27's second round: fairplay.assess
+keeps a finished game, so only the first attempt was judged).
+
 Phase 1 enqueues every attempt at once (throughput: results/s). Phase 2 offers a fixed
 rate (default 300/s) and reports submit-to-ranked latency p50/p99 (ranked = in the Redis
 rank index). Uses the `bench` database, a redis-server of its own (BENCH_REDIS_VERIFY to
@@ -28,8 +33,24 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
 
 
+SAME_LINE = False  # --same-line
+
+
+def random_line(seed: str, rng) -> list[str]:
+    """A complete game of ``seed`` by a player who asks at random."""
+    from games.rules.peche import ENGINE
+
+    state = ENGINE.new(seed=seed)
+    moves: list[str] = []
+    while not state.over:
+        moves.append(rng.choice(ENGINE.legal_moves(state)))
+        ENGINE.apply(state, moves[-1])
+    return moves
+
+
 def make_attempts(n: int, tag: str):
     import datetime as dt
+    import random
 
     from bench.fixtures import finished_attempts
     from challenges.models import Attempt
@@ -40,7 +61,14 @@ def make_attempts(n: int, tag: str):
     # and a p50 of -88,124 s (issue 20). The day starts empty instead.
     Result.objects.filter(challenge__date=day).delete()
     Attempt.objects.filter(challenge__date=day).delete()
-    return finished_attempts(n, day=day)
+    challenge, ids = finished_attempts(n, day=day)
+    if not SAME_LINE:
+        rng = random.Random(f"verification/{tag}")  # the same lines on every run
+        attempts = list(Attempt.objects.filter(pk__in=ids))
+        for attempt in attempts:
+            attempt.moves = random_line(challenge.seed, rng)
+        Attempt.objects.bulk_update(attempts, ["moves"], batch_size=2000)
+    return challenge, ids
 
 
 def trusted(lat: list[float], ids: list[int], what: str) -> list[float]:
@@ -100,7 +128,10 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=300)
     parser.add_argument("--rate-seconds", type=float, default=10)
     parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--same-line", action="store_true", help="every attempt the same asks (judged once)")
     args = parser.parse_args()
+    global SAME_LINE
+    SAME_LINE = args.same_line
     from bench.own_redis import own_redis
 
     os.environ["REDIS_URL"] = own_redis("BENCH_REDIS_VERIFY")

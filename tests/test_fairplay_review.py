@@ -7,11 +7,13 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import random
 
 import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from bench import fairplay as bench
 from challenges import services
 from challenges.models import Attempt, Player
 from games.rules.fairplay import WatchedGame
@@ -132,14 +134,21 @@ def test_players_of_one_browser_are_shown_together(settings):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_occasional_cheater_shows_over_the_week():
+def test_a_quiet_peeker_shows_over_the_week():
     from leaderboard.selectors import review_queue
 
-    # A week of games in which the cards were seen only to break ties: no game is flagged
-    # alone, the week adds up (Σ max(0, suspicion − ALLOWANCE) ≥ PLAYER_THRESHOLD).
+    # A week of games in which a held rank was asked on half of the asks, from memory or at
+    # random otherwise (bench/fairplay.py's "peek 50 %, memory otherwise"): no game is
+    # flagged alone, one peek rate shared by the week's games adds up (the pooled rule).
     player = Player.objects.get(pk=new_player("Sly").player["id"])
     for offset in range(7):
-        ranked_game("Sly", day=DAY - dt.timedelta(days=offset), player=player, watched=ties_only)
+        day = DAY - dt.timedelta(days=offset)
+        peeker, rng = bench.peeker(0.5, bench.memory_random), random.Random(f"Sly/b/{day}")
+
+        def watched(game, peeker=peeker, rng=rng):
+            return peeker(game, bench.PublicTable(game), rng)
+
+        ranked_game("Sly", day=day, player=player, watched=watched)
     last = services.challenge_for_day(day=DAY)
     assert not Result.objects.filter(player=player, flagged=True).exists()
     row = review_queue(challenge=last)[0]

@@ -25,7 +25,9 @@ share of the asks") pay BLIND_PENALTY: they also explain a random asker's luck.
 
 Per player (``accumulate``, a week): the per-game figures above their allowance, and a
 pooled ratio with one model and one θ for all the games (``GameAssessment.profile``), which
-catches a quiet peeker whose games are each unremarkable.
+catches a quiet peeker whose games are each unremarkable; for a week that this ratio makes
+suspect but does not settle, the same ratio with "the solver's move at rate θ" in place of
+"a held rank at rate θ" (``solver_moves``: a search over the whole deal, run only then).
 
 Only the standard library (games/ rule); everything is derived by replay.
 """
@@ -42,27 +44,39 @@ from . import peche
 from .cards import RANK_OF, RANKS, miss_chance
 from .peche import ENGINE, OPPONENT, PLAYER, Knowledge, Observer, PecheState
 
-# Calibrated with bench/fairplay.py on the calibration deals fairplay-0 … 1999
-# (docs/fairplay.md): the smallest threshold, in steps of 0.25, at which every simulated
-# honest player type stays under it in ≥ 99.8 % of games there.
-FLAG_THRESHOLD = 4.0
+# Calibrated on the calibration deals (docs/fairplay.md: every bench player on fairplay-0 …
+# 1999, the honest ones on … 9999 too): the smallest threshold, in steps of 0.25, at which
+# every simulated honest player type stays under it in ≥ 99.7 % of its 10,000 games there
+# (4.0 flagged 0.35 % of the soft-max β 10 player's, too close to issue 27's 0.5 % for a
+# report to confirm it).
+FLAG_THRESHOLD = 4.25
 # The alternatives built on the two chance-blind models ("random, or memory, and a peek on
 # a share of the asks") also explain a random asker's luck: they must beat the best honest
 # model by this much more. Chosen on the calibration deals (0, 0.5, 1, 1.5, 2 nats: 1 flags
 # the most quiet peekers at the per-game threshold that keeps honest players at 0.2 %).
 BLIND_PENALTY = 1.0
 # Weekly rule (accumulate): each game contributes its suspicion above ALLOWANCE (most
-# honest games contribute 0), flagged when the total reaches PLAYER_THRESHOLD. Chosen on
-# the same calibration deals: of the sweep's cells with no honest week flagged, the one
-# that flags the most occasional and deck-mapping cheaters' weeks.
-ALLOWANCE = 0.75
+# honest games contribute 0), flagged when the total reaches PLAYER_THRESHOLD: one game at
+# 9.5 nats, or two at 6, flag the week. Chosen with the pooled threshold on 20,000 honest
+# 7-game weeks per type drawn from the calibration deals, for at most ~0.025 % of them
+# (what a report of 3,000 weeks a type can confirm under issue 27's 0.2 %): the old 0.75
+# and 7 flagged 0.25 % of them (the soft-max β 10 player's single lucky games).
+ALLOWANCE = 2.5
 PLAYER_THRESHOLD = 7.0
-# Weekly rule, pooled (accumulate): one cheating model and one peek rate θ for all the
-# player's games, each game against its own best honest model; flagged when the pooled
-# ratio reaches POOLED_THRESHOLD. A quiet peeker leaves ~1 nat a game, never enough alone,
-# but the same θ every day adds up; per-game maxima cannot (each game fits its own θ and is
-# floored at 0). Chosen on 7-game honest weeks drawn from the calibration deals.
-POOLED_THRESHOLD = 4.0
+# Weekly rule, pooled (accumulate): one cheating model and one rate θ for all the player's
+# games, each game against its own best honest model; flagged when the pooled ratio reaches
+# POOLED_THRESHOLD. A quiet peeker leaves ~1 nat a game, never enough alone, but the same θ
+# every day adds up; per-game maxima cannot (each game fits its own θ and is floored at 0).
+# 4.0 before issue 27's second round: 0.06 % of the drawn honest weeks.
+POOLED_THRESHOLD = 5.5
+# The solver alternative of the pooled rule (issue 27: "a solver's move with probability p,
+# otherwise random"): at each ask, the asks that lead to the best pair difference within
+# SOLVER_DEPTH asks of the player, the opponent's replies played by the rules, searched
+# over the whole deal (the server knows it). A search costs ~0.5 ms an ask, too much for
+# every verified game, so it runs only for a week whose peek alternative reaches
+# SOLVER_SCREEN nats (about 2 % of honest weeks, nearly every solver's).
+SOLVER_DEPTH = 3
+SOLVER_SCREEN = 0.5
 # The peek rates of the pooled rule (θ on a grid: the profiles are added game by game).
 THETA_GRID = tuple(i / 20 for i in range(20))  # 0, 0.05, …, 0.95 (= THETA_MAX)
 # θ < 1: a cheater model that never asks a rank the opponent lacks while another is held
@@ -108,40 +122,14 @@ class AskEvidence:
 
 
 @dataclass(frozen=True, slots=True)
-class GameAssessment:
-    suspicion: float  # GLR in nats, ≥ 0
-    flagged: bool  # suspicion ≥ FLAG_THRESHOLD
-    informative_asks: int
-    cheat_rate: float  # fitted θ: the share of informative choices explained by clairvoyance
-    honest_model: str  # the honest chooser that fits this player best
-    asks: tuple[AskEvidence, ...]
-    # For the pooled weekly rule: per model of MODELS, per θ of THETA_GRID, the log-likelihood
-    # of "this model, and a peek at rate θ" minus that of this game's best honest model.
-    profile: tuple[tuple[float, ...], ...] = ()
-
-    def as_dict(self, *, asks: bool = False) -> dict[str, Any]:
-        """A compact JSON summary; ``asks=True`` adds the per-ask rows."""
-        out: dict[str, Any] = {
-            "suspicion": round(self.suspicion, 3),
-            "flagged": self.flagged,
-            "informative_asks": self.informative_asks,
-            "asks": len(self.asks),
-            "cheat_rate": round(self.cheat_rate, 3),
-            "honest_model": self.honest_model,
-        }
-        if asks:
-            out["ask_rows"] = [a.as_dict() for a in self.asks]
-        return out
-
-
-@dataclass(frozen=True, slots=True)
 class PlayerAssessment:
     suspicion: float  # Σ max(0, game suspicion − ALLOWANCE)
     games: int
     flagged: bool  # suspicion ≥ PLAYER_THRESHOLD or pooled ≥ POOLED_THRESHOLD
     pooled: float = 0.0  # the pooled ratio over the games given with their profile
     pooled_model: str = ""  # its cheating model (what the player does when it does not peek)
-    pooled_rate: float = 0.0  # its peek rate θ
+    pooled_rate: float = 0.0  # its rate θ
+    pooled_alternative: str = ""  # "peek" (a held rank at rate θ) or "solver" (the solver's move)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -151,6 +139,7 @@ class PlayerAssessment:
             "pooled": round(self.pooled, 3),
             "pooled_model": self.pooled_model,
             "pooled_rate": self.pooled_rate,
+            "pooled_alternative": self.pooled_alternative,
         }
 
 
@@ -211,21 +200,33 @@ class OpponentView:
            in its hand (equal P: the tie-break uses its hidden hand order; no inference).
         """
         knowledge = state.knowledge
-        if rank in knowledge.known:
+        known = knowledge.known
+        if rank in known:
             return
         draws = self.basic.draws
         held = self.basic.known
-        for q in knowledge.known:
+        absent = self.absent
+        for q in known:
             if q not in held:
-                self.absent[q] = draws
-        n_r, d_r = _opponent_miss(state, rank)
+                absent[q] = draws
+        # The opponent's N/D of peche.opponent_choice for each rank, inlined: this runs at
+        # every opponent ask of every verified game.
+        m = len(state.hands[PLAYER]) - len(known)
+        total = 52 - state.lake_next + m
+        seen = knowledge.absent
+        its_draws = knowledge.draws
         pairs_by_rank = state.pairs_by_rank
+        seen_at = seen.get(rank)
+        k = m if seen_at is None or its_draws - seen_at > m else its_draws - seen_at
+        n_r, d_r = miss_chance(total, 3 - 2 * pairs_by_rank[rank], k)
         for q in RANKS:
-            if q == rank or q in held or pairs_by_rank[q] == 2 or q in knowledge.known:
+            if q == rank or q in held or pairs_by_rank[q] == 2 or q in known or absent.get(q) == draws:
                 continue
-            n, d = _opponent_miss(state, q)
+            seen_at = seen.get(q)
+            k = m if seen_at is None or its_draws - seen_at > m else its_draws - seen_at
+            n, d = miss_chance(total, 3 - 2 * pairs_by_rank[q], k)
             if n * d_r < n_r * d:  # P(q) > P(rank), exactly
-                self.absent[q] = draws
+                absent[q] = draws
 
     def chances(
         self,
@@ -272,8 +273,9 @@ class OpponentView:
                 out.append(1.0 - n / d)
             return tuple(out)
         absent = self.absent
-        # eligible[s] = Σ c_q over ranks q that slot s (1 = the latest) may hold.
-        eligible = [0] * (m + 1)
+        # eligible[s] = Σ c_q over ranks q that slot s (1 = the latest) may hold: each q
+        # counts in slots 1 … k_q, so add c_q at k_q and sum from the deepest slot up.
+        eligible = [0] * (m + 2)
         depth: dict[str, int] = {}
         for q in RANKS:
             if q in known:
@@ -284,8 +286,9 @@ class OpponentView:
             seen_at = absent.get(q)
             k = m if seen_at is None or draws - seen_at > m else draws - seen_at
             depth[q] = k
-            for s in range(1, k + 1):
-                eligible[s] += c
+            eligible[k] += c
+        for s in range(m - 1, 0, -1):
+            eligible[s] += eligible[s + 1]
         out = []
         for r in ranks:
             if r in known:
@@ -298,16 +301,6 @@ class OpponentView:
                 miss *= 1.0 - c / eligible[s]
             out.append(1.0 - miss)
         return tuple(out)
-
-
-def _opponent_miss(state: PecheState, rank: str) -> tuple[int, int]:
-    """The opponent's own N/D for ``rank`` (peche.opponent_choice, P = 1 − N/D)."""
-    knowledge = state.knowledge
-    m = len(state.hands[PLAYER]) - len(knowledge.known)
-    total = 52 - state.lake_next + m
-    seen_at = knowledge.absent.get(rank)
-    k = m if seen_at is None or knowledge.draws - seen_at > m else knowledge.draws - seen_at
-    return miss_chance(total, 3 - 2 * state.pairs_by_rank[rank], k)
 
 
 # --- Watching the game, observing only public facts ----------------------------------
@@ -430,6 +423,8 @@ class _Model:
     # suspicion; without the alternative at all, the quiet peekers of issue 27 (a held
     # rank on 70 % of the asks, at random otherwise) went through (docs/fairplay.md).
     penalty: float = 0.0
+    # False: an honest model only, never the base of a cheating alternative.
+    alternative: bool = True
 
 
 MODELS: tuple[_Model, ...] = (
@@ -445,56 +440,78 @@ MODELS: tuple[_Model, ...] = (
 
 
 def _policy(model: _Model, chances: Sequence[float], basic: Sequence[float]) -> list[float]:
+    """π_m over the player's ranks (the admin's per-ask rows; ``_choice`` is the same
+    without the list)."""
     n = len(chances)
     kind = model.kind
     if kind == "uniform":
         return [1.0 / n] * n
-    if kind == "oldest":
-        w = [1.0] + [0.0] * (n - 1)
-    elif kind == "newest":
-        w = [0.0] * (n - 1) + [1.0]
-    elif kind == "memory":
-        w = [1.0 if c >= 1.0 - 1e-12 else 0.0 for c in chances]
-        if not any(w):
-            return [1.0 / n] * n
-    elif kind == "engine":
-        first = basic.index(max(basic))
-        w = [1.0 if i == first else 0.0 for i in range(n)]
-    else:
-        best = max(chances)
-        if kind == "greedy":
-            w = [1.0 if c >= best - 1e-12 else 0.0 for c in chances]
-        else:
-            w = [math.exp(model.beta * (c - best)) for c in chances]
+    w = _weights(model, chances, basic)
+    if w is None:
+        return [1.0 / n] * n
     s = sum(w)
     return [LEAK / n + (1.0 - LEAK) * x / s for x in w]
 
 
-def _fit_theta(gains: list[float], misses: int) -> tuple[float, float]:
+def _weights(model: _Model, chances: Sequence[float], basic: Sequence[float]) -> list[float] | None:
+    """The model's weights before the leak; None for a uniform choice."""
+    n = len(chances)
+    kind = model.kind
+    if kind == "uniform":
+        return None
+    if kind == "oldest":
+        return [1.0] + [0.0] * (n - 1)
+    if kind == "newest":
+        return [0.0] * (n - 1) + [1.0]
+    if kind == "memory":
+        w = [1.0 if c >= 1.0 - 1e-12 else 0.0 for c in chances]
+        return w if any(w) else None
+    if kind == "engine":
+        first = basic.index(max(basic))
+        return [1.0 if i == first else 0.0 for i in range(n)]
+    best = max(chances)
+    if kind == "greedy":
+        return [1.0 if c >= best - 1e-12 else 0.0 for c in chances]
+    return [math.exp(model.beta * (c - best)) for c in chances]
+
+
+def _fit_theta(gains: Sequence[float], misses: int) -> tuple[float, float]:
     """argmax and max over θ ∈ [0, THETA_MAX] of Σ log(1 + θ·g) + misses·log(1 − θ).
 
-    ``gains``: g = 1/π(held) − 1 for each ask that hit a held rank. Concave in θ, so the
-    derivative's sign locates the maximum (bisection: no convergence worries).
+    ``gains``: g = 1/π(held) − 1 for each ask that hit a held rank. Concave in θ: Newton's
+    method from the side where the slope is positive, kept inside the bracket by bisection
+    (a few steps reach 1e-12; the bisection it replaced took 30).
     """
-
-    def slope(t: float) -> float:
-        return sum(g / (1.0 + t * g) for g in gains) - misses / (1.0 - t)
-
-    if not gains or slope(0.0) <= 0.0:
+    if not gains:
         return 0.0, 0.0
-    if slope(THETA_MAX) >= 0.0:
-        theta = THETA_MAX
-    else:
-        lo, hi = 0.0, THETA_MAX
-        for _ in range(30):
-            mid = (lo + hi) / 2
-            if slope(mid) > 0.0:
-                lo = mid
+    slope0 = sum(gains) - misses
+    if slope0 <= 0.0:
+        return 0.0, 0.0
+    t = THETA_MAX
+    if sum(g / (1.0 + t * g) for g in gains) - misses / (1.0 - t) < 0.0:
+        lo, hi, t = 0.0, THETA_MAX, 0.0
+        for _ in range(60):
+            d1 = d2 = 0.0
+            for g in gains:
+                x = g / (1.0 + t * g)
+                d1 += x
+                d2 += x * x
+            if misses:
+                y = 1.0 / (1.0 - t)
+                d1 -= misses * y
+                d2 += misses * y * y
+            if d1 > 0.0:
+                lo = t
             else:
-                hi = mid
-        theta = (lo + hi) / 2
-    value = sum(math.log1p(theta * g) for g in gains) + misses * math.log1p(-theta)
-    return theta, value
+                hi = t
+            step = t + d1 / d2
+            t_next = step if lo < step < hi else (lo + hi) / 2
+            if abs(t_next - t) < 1e-13:
+                t = t_next
+                break
+            t = t_next
+    value = sum(math.log1p(t * g) for g in gains) + misses * math.log1p(-t)
+    return t, value
 
 
 @dataclass(frozen=True, slots=True)
@@ -507,68 +524,210 @@ class Observed:
     held_ranks: tuple[str, ...]
 
 
-def _judge(raw: list[Observed]) -> GameAssessment:
-    """The GLR over the asks of one game."""
-    # Per model: Σ log π(a), the gains of held asks and the count of held-but-missed asks.
-    per_model = []
+def _choices(a: Observed) -> list[tuple[float, float]]:
+    """For each model of MODELS: π_m of the rank asked, and q = π_m's weight on the ranks
+    the opponent held (``_policy`` without building the lists: this runs for every ask
+    of every verified game)."""
+    ranks, chances = a.ranks, a.chances
+    n = len(ranks)
+    held = a.held_ranks
+    i = ranks.index(a.rank)
+    h = len(held)
+    leak = LEAK / n
+    keep = 1.0 - LEAK
+    uniform = (1.0 / n, h / n)
+    best = max(chances)
+    out = []
     for model in MODELS:
-        log_pi, gains, misses = 0.0, [], 0
-        rows: list[tuple[float, float | None]] = []  # None: an ask that tells nothing
-        for a in raw:
-            pi = _policy(model, a.chances, a.basic)
+        kind = model.kind
+        if kind == "uniform":
+            out.append(uniform)
+            continue
+        if kind == "soft":
+            beta = model.beta
+            w = [math.exp(beta * (c - best)) for c in chances]
+            k = keep / sum(w)
+            wq = sum(x for r, x in zip(ranks, w) if r in held) if h else 0.0
+            out.append((leak + k * w[i], h * leak + k * wq))
+            continue
+        if kind == "oldest":
+            chosen: Sequence[int] = (0,)
+        elif kind == "newest":
+            chosen = (n - 1,)
+        elif kind == "engine":
+            basic = a.basic
+            chosen = (basic.index(max(basic)),)
+        elif kind == "memory":
+            chosen = [j for j, c in enumerate(chances) if c >= 1.0 - 1e-12]
+            if not chosen:
+                out.append(uniform)
+                continue
+        else:  # greedy
+            chosen = [j for j, c in enumerate(chances) if c >= best - 1e-12]
+        k = keep / len(chosen)
+        wq = sum(1 for j in chosen if ranks[j] in held) if h else 0
+        out.append((leak + (k if i in chosen else 0.0), h * leak + k * wq))
+    return out
+
+
+class _Fit:
+    """One model's fit of one game: Σ log π(a), the gains g = 1/q − 1 of the asks that hit
+    a held rank, the count of asks that missed one, and the best θ with its gain."""
+
+    __slots__ = ("model", "log_pi", "gains", "misses", "theta", "gain")
+
+    def __init__(self, model: _Model, log_pi: float, gains: list[float], misses: int) -> None:
+        self.model = model
+        self.log_pi = log_pi
+        self.gains = gains
+        self.misses = misses
+        self.theta, self.gain = _fit_theta(gains, misses)
+
+    def at(self, theta: float) -> float:
+        """The log-likelihood of "this model, and a peek at rate θ"."""
+        return self.log_pi + sum(math.log1p(theta * g) for g in self.gains) + self.misses * math.log1p(-theta)
+
+
+class GameAssessment:
+    """One game's figure (``suspicion``) and what it is made of. The per-ask rows (``asks``)
+    and the pooled rule's ``profile`` are worked out when first read: verification stores
+    only the figure."""
+
+    __slots__ = (
+        "suspicion",
+        "flagged",
+        "informative_asks",
+        "cheat_rate",
+        "honest_model",
+        "_raw",
+        "_fits",
+        "_cheat",
+        "_honest",
+        "_asks",
+        "_profile",
+        "_deck",
+        "_moves",
+        "_solver_profile",
+    )
+
+    def __init__(self, raw: list[Observed], deck: list[str] | None = None, moves: list[str] | None = None) -> None:
+        fits = _fit_models(raw)
+        honest = max(fits, key=lambda f: f.log_pi)
+        cheat = max((f for f in fits if f.model.alternative), key=lambda f: f.log_pi + f.gain - f.model.penalty)
+        suspicion = max(0.0, cheat.log_pi + cheat.gain - cheat.model.penalty - honest.log_pi)
+        self.suspicion = suspicion  # GLR in nats, ≥ 0
+        self.flagged = suspicion >= FLAG_THRESHOLD
+        # Only a choice between held and not-held ranks can tell a cheater apart.
+        self.informative_asks = sum(1 for a in raw if 0 < len(a.held_ranks) < len(a.ranks))
+        # The fitted θ: the share of informative choices explained by clairvoyance.
+        self.cheat_rate = cheat.theta if suspicion > 0.0 else 0.0
+        self.honest_model = honest.model.name  # the honest chooser that fits this player best
+        self._raw, self._fits, self._cheat, self._honest = raw, fits, cheat, honest
+        self._asks: tuple[AskEvidence, ...] | None = None
+        self._profile: tuple[tuple[float, ...], ...] | None = None
+        # The deal and the asks, for the solver alternative (worked out only when asked).
+        self._deck, self._moves = deck, moves
+        self._solver_profile: tuple[tuple[float, ...], ...] | None = None
+
+    @property
+    def profile(self) -> tuple[tuple[float, ...], ...]:
+        """For the pooled weekly rule: per model of MODELS, per θ of THETA_GRID, the
+        log-likelihood of "this model, and a peek at rate θ" minus that of this game's best
+        honest model."""
+        if self._profile is None:
+            best = self._honest.log_pi
+            self._profile = tuple(tuple(f.at(t) - best for t in THETA_GRID) for f in self._fits)
+        return self._profile
+
+    @property
+    def solver_profile(self) -> tuple[tuple[float, ...], ...] | None:
+        """``profile`` for "the solver's move at rate θ" instead of "a held rank at rate θ"
+        (the search runs on the first read: ~0.5 ms an ask); None when the game was judged
+        without its deal."""
+        if self._solver_profile is None and self._deck is not None and self._moves is not None:
+            state = peche.deal(list(self._deck))
+            raw = []
+            for o, move in zip(self._raw, self._moves):
+                best = solver_moves(state)
+                raw.append(Observed(o.index, o.rank, o.ranks, o.chances, o.basic, best))
+                peche.ask(state, move)
+            fits = _fit_models(raw)
+            top = self._honest.log_pi  # the same honest fits: π does not depend on the truth
+            self._solver_profile = tuple(tuple(f.at(t) - top for t in THETA_GRID) for f in fits)
+        return self._solver_profile
+
+    @property
+    def asks(self) -> tuple[AskEvidence, ...]:
+        """Each ask as the detector saw it, with its weight in the figure (``llr``); the
+        cheating model's penalty is not an ask's, so the weights add up to the suspicion
+        plus that penalty when the game is suspect."""
+        if self._asks is None:
+            self._asks = tuple(self._rows())
+        return self._asks
+
+    def _rows(self) -> Iterable[AskEvidence]:
+        cheat, honest = self._cheat.model, self._honest.model
+        theta = self._cheat.theta
+        for a in self._raw:
+            pi_c = _policy(cheat, a.chances, a.basic)
+            pi_h = _policy(honest, a.chances, a.basic)
             i = a.ranks.index(a.rank)
-            log_pi += math.log(pi[i])
             held = a.held_ranks
-            q = sum(p for r, p in zip(a.ranks, pi) if r in held)
+            q = sum(p for r, p in zip(a.ranks, pi_c) if r in held)
             if not held or q >= 1.0 - 1e-12:
-                rows.append((math.log(pi[i]), None))  # nothing to tell: the cheater chooses alike
+                extra = 0.0  # nothing to tell: the cheater chooses alike
             elif a.rank in held:
-                gains.append(1.0 / q - 1.0)
-                rows.append((math.log(pi[i]), 1.0 / q - 1.0))
+                extra = math.log1p(theta * (1.0 / q - 1.0))
             else:
-                misses += 1
-                rows.append((math.log(pi[i]), -1.0))
-        theta, gain = _fit_theta(gains, misses)
-        profile = tuple(log_pi + sum(math.log1p(t * g) for g in gains) + misses * math.log1p(-t) for t in THETA_GRID)
-        per_model.append((model, log_pi, theta, gain, rows, profile))
-    honest = max(per_model, key=lambda t: t[1])
-    cheat = max(per_model, key=lambda t: t[1] + t[3] - t[0].penalty)
-    suspicion = max(0.0, cheat[1] + cheat[3] - cheat[0].penalty - honest[1])
-    theta = cheat[2]
-    asks = []
-    # Each ask's weight; the cheating model's penalty is not an ask's, so the weights add up
-    # to the suspicion plus that penalty when the game is suspect.
-    for a, (lp_c, g), (lp_h, _) in zip(raw, cheat[4], honest[4]):
-        if g is None:
-            extra = 0.0
-        elif g < 0.0:
-            extra = math.log1p(-theta)
-        else:
-            extra = math.log1p(theta * g)
-        best = max(a.chances)
-        asks.append(
-            AskEvidence(
+                extra = math.log1p(-theta)
+            yield AskEvidence(
                 index=a.index,
                 rank=a.rank,
                 ranks=a.ranks,
                 chances=a.chances,
-                public_chance=a.chances[a.ranks.index(a.rank)],
-                best_chance=best,
-                held=a.rank in a.held_ranks,
-                held_ranks=a.held_ranks,
-                llr=lp_c + extra - lp_h,
+                public_chance=a.chances[i],
+                best_chance=max(a.chances),
+                held=a.rank in held,
+                held_ranks=held,
+                llr=math.log(pi_c[i]) + extra - math.log(pi_h[i]),
             )
-        )
-    informative = sum(1 for e in asks if e.informative)
-    return GameAssessment(
-        suspicion=suspicion,
-        flagged=suspicion >= FLAG_THRESHOLD,
-        informative_asks=informative,
-        cheat_rate=theta if suspicion > 0.0 else 0.0,
-        honest_model=honest[0].name,
-        asks=tuple(asks),
-        profile=tuple(tuple(v - honest[1] for v in t[5]) for t in per_model),
-    )
+
+    def as_dict(self, *, asks: bool = False) -> dict[str, Any]:
+        """A compact JSON summary; ``asks=True`` adds the per-ask rows."""
+        out: dict[str, Any] = {
+            "suspicion": round(self.suspicion, 3),
+            "flagged": self.flagged,
+            "informative_asks": self.informative_asks,
+            "asks": len(self._raw),
+            "cheat_rate": round(self.cheat_rate, 3),
+            "honest_model": self.honest_model,
+        }
+        if asks:
+            out["ask_rows"] = [a.as_dict() for a in self.asks]
+        return out
+
+
+def _fit_models(raw: list[Observed]) -> list[_Fit]:
+    """Every model's fit of the game's asks."""
+    nm = len(MODELS)
+    log_pi = [0.0] * nm
+    gains: list[list[float]] = [[] for _ in range(nm)]
+    misses = [0] * nm
+    log = math.log
+    for a in raw:
+        if len(a.ranks) == 1:
+            continue  # π = 1 under every model, and the held set is all or nothing: no evidence
+        hit = a.rank in a.held_ranks
+        any_held = bool(a.held_ranks)
+        for m, (p, q) in enumerate(_choices(a)):
+            log_pi[m] += log(p)
+            if not any_held or q >= 1.0 - 1e-12:
+                continue  # nothing to tell: the cheater chooses alike
+            if hit:
+                gains[m].append(1.0 / q - 1.0)
+            else:
+                misses[m] += 1
+    return [_Fit(model, log_pi[m], gains[m], misses[m]) for m, model in enumerate(MODELS)]
 
 
 def assess(
@@ -595,13 +754,75 @@ def _assess(
     seed: str | None, moves: list[Any], *, deck: list[str] | None = None, partial: bool = False
 ) -> GameAssessment:
     watcher = Watcher()
-    ENGINE.replay({"seed": seed, "deck": deck}, moves, partial=partial, observer=watcher)
-    return _judge(watcher.observed)
+    state = ENGINE.replay({"seed": seed, "deck": deck}, moves, partial=partial, observer=watcher)
+    return GameAssessment(watcher.observed, state.deck, list(moves))
 
 
-def judge(raw: list[Observed]) -> GameAssessment:
-    """``assess`` from asks already observed (bench/fairplay.py plays and observes)."""
-    return _judge(raw)
+def judge(raw: list[Observed], deck: list[str] | None = None) -> GameAssessment:
+    """``assess`` from asks already observed (bench/fairplay.py plays and observes);
+    ``deck``: the deal, for the solver alternative of the weekly rule."""
+    return GameAssessment(raw, deck, [o.rank for o in raw])
+
+
+# --- The solver: a search over the whole deal -----------------------------------------
+
+
+def _copy(state: PecheState) -> PecheState:
+    """A state the search may play on: the deck shared (never written), the rest copied;
+    the history starts empty (the rules only append to it)."""
+    twin = PecheState(state.deck)
+    twin.lake_next = state.lake_next
+    twin.hands = [dict(state.hands[0]), dict(state.hands[1])]
+    twin.pairs = [list(state.pairs[0]), list(state.pairs[1])]
+    twin.pairs_by_rank = dict(state.pairs_by_rank)
+    twin.turn = state.turn
+    twin.asks = list(state.asks)
+    knowledge = twin.knowledge
+    knowledge.known = set(state.knowledge.known)
+    knowledge.absent = dict(state.knowledge.absent)
+    knowledge.draws = state.knowledge.draws
+    twin.over = state.over
+    return twin
+
+
+def _line_value(state: PecheState, depth: int) -> int:
+    """The best pair difference (player − opponent) reachable within ``depth`` asks."""
+    if state.over or depth == 0:
+        return len(state.pairs[PLAYER]) - len(state.pairs[OPPONENT])
+    best = -peche.ALL_PAIRS
+    for rank in list(state.hands[PLAYER]):
+        twin = _copy(state)
+        peche.ask(twin, rank)
+        value = _line_value(twin, depth - 1)
+        if value > best:
+            best = value
+    return best
+
+
+def solver_moves(state: PecheState, depth: int = SOLVER_DEPTH) -> tuple[str, ...]:
+    """The player's asks that lead to the best pair difference it can reach within
+    ``depth`` asks, the opponent's replies played by the rules: a solver that knows the
+    deal (both hands and the lake). Hand order."""
+    values = {}
+    for rank in list(state.hands[PLAYER]):
+        twin = _copy(state)
+        peche.ask(twin, rank)
+        values[rank] = _line_value(twin, depth - 1)
+    top = max(values.values())
+    return tuple(rank for rank, value in values.items() if value == top)
+
+
+def _pooled(profiles: list[tuple[tuple[float, ...], ...]]) -> tuple[float, str, float]:
+    """max over an alternative model m and a rate θ shared by the games of Σ profile[m][θ]."""
+    pooled, model, rate = 0.0, "", 0.0
+    for m, cheat_model in enumerate(MODELS):
+        if not cheat_model.alternative:
+            continue
+        for t, theta in enumerate(THETA_GRID):
+            value = sum(p[m][t] for p in profiles)
+            if value > pooled:
+                pooled, model, rate = value, cheat_model.name, theta
+    return pooled, model, rate
 
 
 def accumulate(games: Iterable[GameAssessment | float]) -> PlayerAssessment:
@@ -617,21 +838,21 @@ def accumulate(games: Iterable[GameAssessment | float]) -> PlayerAssessment:
       first rule only.
     """
     values: list[float] = []
-    profiles: list[tuple[tuple[float, ...], ...]] = []
+    assessed: list[GameAssessment] = []
     for g in games:
         if isinstance(g, GameAssessment):
             values.append(g.suspicion)
-            if g.profile:
-                profiles.append(g.profile)
+            assessed.append(g)
         else:
             values.append(float(g))
+    profiles = [g.profile for g in assessed]
     total = sum(max(0.0, v - ALLOWANCE) for v in values)
-    pooled, model, rate = 0.0, "", 0.0
-    for m, cheat_model in enumerate(MODELS):
-        for t, theta in enumerate(THETA_GRID):
-            value = sum(p[m][t] for p in profiles)
-            if value > pooled:
-                pooled, model, rate = value, cheat_model.name, theta
+    pooled, model, rate = _pooled(profiles)
+    alternative = "peek" if pooled > 0.0 else ""
+    if SOLVER_SCREEN <= pooled < POOLED_THRESHOLD and all(g.solver_profile is not None for g in assessed):
+        solved = _pooled([g.solver_profile for g in assessed if g.solver_profile is not None])
+        if solved[0] > pooled:
+            (pooled, model, rate), alternative = solved, "solver"
     return PlayerAssessment(
         suspicion=total,
         games=len(values),
@@ -639,4 +860,5 @@ def accumulate(games: Iterable[GameAssessment | float]) -> PlayerAssessment:
         pooled=pooled,
         pooled_model=model,
         pooled_rate=rate,
+        pooled_alternative=alternative,
     )

@@ -42,12 +42,12 @@ def weeks_flagged(games: list[fairplay.GameAssessment], size: int) -> int:
 
 
 def test_a_peeker_on_70_percent_of_asks_random_otherwise_is_flagged_in_more_games():
-    """The issue's 1120–1240 player with suspicion 0.00, on 120 deals: 49 flagged; the old
+    """The issue's 1120–1240 player with suspicion 0.00, on 120 deals: 46 flagged; the old
     detector, with no "random, and a peek" alternative, flagged 36 of the same games. Per
     game no test reaches the issue's 95 % (docs/fairplay.md: even the most powerful test
-    against random players alone flags ~69 % at 0.5 % of them); the week does (below)."""
+    against random players alone flags ~70 % at 0.5 % of them); the week does (below)."""
     games = [play(f"quiet-{i}", bench.peeker(0.7, bench.random_asker), "peek 70% random") for i in range(120)]
-    assert sum(g.flagged for g in games) >= 45
+    assert sum(g.flagged for g in games) >= 44
     assert all(g.cheat_rate >= 0.4 for g in games if g.flagged)
     assert weeks_flagged(games[:40], QUIET_WEEK) == 8
 
@@ -55,20 +55,34 @@ def test_a_peeker_on_70_percent_of_asks_random_otherwise_is_flagged_in_more_game
 @pytest.mark.parametrize("base", ["random", "memory"])
 def test_a_peeker_on_half_of_the_asks_is_caught_within_a_week(base):
     """Each game alone is rarely flagged; one peek rate shared by the week's games adds up
-    (the pooled rule): 8 of 8 weeks. The old weekly sum of per-game figures: 3 (random) and
-    5 (memory) of the same 8 weeks."""
+    (the pooled rule): 7 (random) and 8 (memory) of 8 weeks. The old weekly sum of per-game
+    figures: 3 and 5 of the same 8 weeks."""
     games = games_of(bench.peeker(0.5, bench.PEEK_BASES[base]), f"peek 50% {base}")
-    assert sum(g.flagged for g in games) <= 12  # most games pass alone (7 and 10 of 40) …
+    assert sum(g.flagged for g in games) <= 12  # most games pass alone (7 and 9 of 40) …
     assert weeks_flagged(games, QUIET_WEEK) >= 7  # … not the weeks (of 8)
-    pooled = fairplay.accumulate(games[:QUIET_WEEK])
-    assert pooled.pooled >= fairplay.POOLED_THRESHOLD and 0.2 <= pooled.pooled_rate <= 0.8
+    weeks = [fairplay.accumulate(games[i : i + QUIET_WEEK]) for i in range(0, len(games), QUIET_WEEK)]
+    pooled = [w for w in weeks if w.pooled >= fairplay.POOLED_THRESHOLD]
+    assert pooled and all(w.pooled_alternative == "peek" and 0.2 <= w.pooled_rate <= 0.8 for w in pooled)
 
 
 def test_a_solver_with_noise_is_caught_within_a_week():
-    """A search over the whole deal on 70 % of the asks, random otherwise: 5 of 8 weeks. The
-    old detector: 1 of the same 8 weeks."""
+    """A search over the whole deal on 70 % of the asks, random otherwise: 8 of 8 weeks, 3 of
+    them only by the solver alternative (the detector's own search, run for the weeks that
+    the peek alternative does not settle). The first detector of issue 27: 5 of the same 8
+    weeks; the one before: 1."""
     games = games_of(bench.NoisySolver(0.7), "solver 70%")
-    assert weeks_flagged(games, QUIET_WEEK) >= 5
+    weeks = [fairplay.accumulate(games[i : i + QUIET_WEEK]) for i in range(0, len(games), QUIET_WEEK)]
+    assert sum(w.flagged for w in weeks) >= 7
+    assert any(w.flagged and w.pooled_alternative == "solver" for w in weeks)
+
+
+def test_a_solver_on_half_of_the_asks_leaves_less_than_a_week_can_show():
+    """On 50 % of the asks: 4 of 8 weeks. Even the most powerful test of that exact cheater
+    against honest random weeks catches ~80 % (docs/fairplay.md, the weekly ceiling)."""
+    games = games_of(bench.NoisySolver(0.5), "solver 50%")
+    weeks = [fairplay.accumulate(games[i : i + QUIET_WEEK]) for i in range(0, len(games), QUIET_WEEK)]
+    assert sum(w.flagged for w in weeks) >= 3
+    assert sum(w.flagged and w.pooled_alternative == "solver" for w in weeks) >= 2
 
 
 @pytest.mark.parametrize(
