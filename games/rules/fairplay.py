@@ -38,7 +38,7 @@ import functools
 import math
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import peche
 from .cards import RANK_OF, RANKS, miss_chance
@@ -325,13 +325,14 @@ class Watcher(Observer):
     def before_ask(self, state: PecheState, rank: str) -> None:
         ranks = tuple(state.hands[PLAYER])
         hand = state.hands[OPPONENT]
+        view, sizes = self.view, (len(hand), 52 - state.lake_next, state.pairs_by_rank, state.hands[PLAYER])
         self.observed.append(
             Observed(
                 len(self.observed),
                 rank,
                 ranks,
-                chances_of(self.view, state, ranks),
-                chances_of(self.view, state, ranks, inferred=False),
+                view.chances(ranks, *sizes),
+                view.chances(ranks, *sizes, inferred=False),
                 tuple(r for r in ranks if r in hand),
             )
         )
@@ -514,8 +515,10 @@ def _fit_theta(gains: Sequence[float], misses: int) -> tuple[float, float]:
     return t, value
 
 
-@dataclass(frozen=True, slots=True)
-class Observed:
+class Observed(NamedTuple):
+    """One ask as recorded before it was played: the player's ranks, the public chances
+    (the detector's formula and the engine's), and which ranks the opponent held."""
+
     index: int
     rank: str
     ranks: tuple[str, ...]
@@ -533,11 +536,13 @@ def _choices(a: Observed) -> list[tuple[float, float]]:
     held = a.held_ranks
     i = ranks.index(a.rank)
     h = len(held)
+    hidx = [j for j, r in enumerate(ranks) if r in held] if h else []
     leak = LEAK / n
     keep = 1.0 - LEAK
     uniform = (1.0 / n, h / n)
     best = max(chances)
     out = []
+    exp = math.exp
     for model in MODELS:
         kind = model.kind
         if kind == "uniform":
@@ -545,19 +550,26 @@ def _choices(a: Observed) -> list[tuple[float, float]]:
             continue
         if kind == "soft":
             beta = model.beta
-            w = [math.exp(beta * (c - best)) for c in chances]
+            w = [exp(beta * (c - best)) for c in chances]
             k = keep / sum(w)
-            wq = sum(x for r, x in zip(ranks, w) if r in held) if h else 0.0
+            wq = 0.0
+            for j in hidx:
+                wq += w[j]
             out.append((leak + k * w[i], h * leak + k * wq))
             continue
         if kind == "oldest":
-            chosen: Sequence[int] = (0,)
-        elif kind == "newest":
-            chosen = (n - 1,)
-        elif kind == "engine":
+            out.append((leak + (keep if i == 0 else 0.0), h * leak + (keep if hidx and hidx[0] == 0 else 0.0)))
+            continue
+        if kind == "newest":
+            last = n - 1
+            out.append((leak + (keep if i == last else 0.0), h * leak + (keep if hidx and hidx[-1] == last else 0.0)))
+            continue
+        if kind == "engine":
             basic = a.basic
-            chosen = (basic.index(max(basic)),)
-        elif kind == "memory":
+            first = basic.index(max(basic))
+            out.append((leak + (keep if i == first else 0.0), h * leak + (keep if first in hidx else 0.0)))
+            continue
+        if kind == "memory":
             chosen = [j for j, c in enumerate(chances) if c >= 1.0 - 1e-12]
             if not chosen:
                 out.append(uniform)
@@ -565,7 +577,7 @@ def _choices(a: Observed) -> list[tuple[float, float]]:
         else:  # greedy
             chosen = [j for j, c in enumerate(chances) if c >= best - 1e-12]
         k = keep / len(chosen)
-        wq = sum(1 for j in chosen if ranks[j] in held) if h else 0
+        wq = sum(1 for j in chosen if j in hidx) if h else 0
         out.append((leak + (k if i in chosen else 0.0), h * leak + k * wq))
     return out
 
@@ -753,9 +765,18 @@ def _assess_finished(seed: str, moves: tuple[str, ...]) -> GameAssessment:
 def _assess(
     seed: str | None, moves: list[Any], *, deck: list[str] | None = None, partial: bool = False
 ) -> GameAssessment:
+    return replay_assessed(seed, moves, deck=deck, partial=partial)[1]
+
+
+def replay_assessed(
+    seed: str | None, moves: list[Any], *, deck: list[str] | None = None, partial: bool = False
+) -> tuple[PecheState, GameAssessment]:
+    """ENGINE.replay and ``assess`` in one replay: the state (its outcome is the result)
+    and the game's assessment. Verification replays a ranked game twice without it (once
+    for the result, once inside ``assess``): ~10 % of its CPU (docs/fairplay.md)."""
     watcher = Watcher()
     state = ENGINE.replay({"seed": seed, "deck": deck}, moves, partial=partial, observer=watcher)
-    return GameAssessment(watcher.observed, state.deck, list(moves))
+    return state, GameAssessment(watcher.observed, state.deck, list(moves))
 
 
 def judge(raw: list[Observed], deck: list[str] | None = None) -> GameAssessment:

@@ -8,6 +8,7 @@ import pytest
 
 from bench import fairplay as bench
 from games.rules import fairplay
+from games.rules.base import ReplayError
 from games.rules.cards import shuffled_deck
 from games.rules.peche import ENGINE
 
@@ -120,3 +121,14 @@ def test_a_clairvoyant_game_is_explained_by_its_held_ranks():
     assert assessed.informative_asks == sum(1 for a in assessed.asks if a.informative)
     one_choice = [a for a in assessed.asks if len(a.ranks) == 1]
     assert all(abs(a.llr) < 1e-9 for a in one_choice)
+
+
+def test_one_replay_gives_the_result_and_the_assessment():
+    """Verification's result and the fair-play figure from one replay are those of two."""
+    seed = DEALS[1]
+    _, moves = _play(seed, bench.full_knowledge, "full knowledge")
+    state, assessed = fairplay.replay_assessed(seed, moves)
+    assert ENGINE.outcome(state) == ENGINE.outcome(ENGINE.replay({"seed": seed}, moves))
+    assert assessed.suspicion == fairplay.assess(seed, moves).suspicion and assessed.flagged
+    with pytest.raises(ReplayError):
+        fairplay.replay_assessed(seed, moves[:-1])
