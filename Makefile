@@ -10,9 +10,10 @@ QUICK := not browser and not stack and not fault and not worker
 # pytest-xdist's worker processes for `make test` and `make test-quick` (TEST_PROCS=0: one
 # process). Each worker has its own test database and its own redis-server (./conftest.py);
 # much of a browser or stack test is spent waiting on another process, so the two cores take
-# two workers without either starving.
+# two workers without either starving. worksteal: a worker that runs out takes tests queued
+# for the other, so the slow tests at the end do not run one after another on one worker.
 TEST_PROCS ?= 2
-PYTEST := $(BIN)/python -m pytest -q -n $(TEST_PROCS) --durations=20
+PYTEST := $(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist worksteal --durations=20
 # 1: lint also checks the formatting (`ruff format --check`).
 FORMAT_CHECK ?= 1
 

@@ -15,7 +15,7 @@ from challenges.models import DailyChallenge, Review
 from games.rules import fairplay
 from games.rules.base import DomainError
 
-from . import linking, rank_index
+from . import linking, rank_index, selectors
 from .models import COUNTED, Result
 
 log = logging.getLogger(__name__)
@@ -308,3 +308,14 @@ def group_decide(*, challenge_id: int, attempt_ids: list[int], decision: str, by
             continue
         done += 1
     return done
+
+
+def result_rank_read(result: Result) -> int | None:
+    """A result's rank for a reader outside the leaderboard (the attempt's view, through
+    challenges.hooks): selectors.result_rank, and when the day's rank index is not ready
+    (a Redis restarted empty, say) it is wanted, as by every reader of the day's ranks:
+    players polling their finished game bring the index back, not only the board's."""
+    ready = None
+    if result.indexed and result.ranked and not result.disqualified and not result.held:
+        ready = rank_index_wanted(challenge_id=result.challenge_id)
+    return selectors.result_rank(result, index_ready=ready)

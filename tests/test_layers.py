@@ -109,7 +109,7 @@ WIRING = {"config/urls.py", "config/wsgi.py", "config/asgi.py", "config/celery_a
 FUNCTION_IMPORTS_ALLOWED = {
     # AppConfig.ready: Django's place for imports that need the apps' models loaded.
     ("challenges/apps.py", "ready"): {"django.conf", "django.core.exceptions", "config.throttling", "tasks", "auth"},
-    ("leaderboard/apps.py", "ready"): {"selectors", "services"},
+    ("leaderboard/apps.py", "ready"): {"services", "tasks"},
     ("casual/apps.py", "ready"): {"accounts"},
     ("leagues/apps.py", "ready"): {"services"},
 }

