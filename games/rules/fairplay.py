@@ -519,7 +519,9 @@ class Observed(NamedTuple):
     """One ask as recorded before it was played: the player's ranks, the public chances
     (the detector's formula and the engine's), and which ranks the opponent held."""
 
-    index: int
+    # Shadows tuple.index (never called on an Observed): the ask's index, named as in
+    # AskEvidence and the reports.
+    index: int  # type: ignore[assignment]
     rank: str
     ranks: tuple[str, ...]
     chances: tuple[float, ...]
