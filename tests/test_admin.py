@@ -145,10 +145,11 @@ def test_the_review_pages_speak_in_words_with_labelled_reason_boxes(admin_client
     assert reason_boxes_are_labelled(text) >= 2
     assert len(re.findall(r'<label for="reason-[0-9]+">', text)) == 2  # one per game of the day
     # What the figures mean, with the detector's thresholds as numbers.
-    assert "A game is <strong>flagged</strong> at 4.0 or more" in text
+    assert f"A game is <strong>flagged</strong> at {fairplay.FLAG_THRESHOLD} or more" in text
     words = re.sub(r"\s+", " ", text)
-    assert "suspicion has above 0.75" in words and "add up to 7.0" in words
-    assert "flagged at 4.0" in inspector.content.decode()
+    assert f"suspicion has above {fairplay.ALLOWANCE}" in words
+    assert f"add up to {fairplay.PLAYER_THRESHOLD}" in words
+    assert f"flagged at {fairplay.FLAG_THRESHOLD}" in inspector.content.decode()
     assert "times as likely for someone who sees the opponent's hand" in inspector.content.decode()
 
 
