@@ -82,7 +82,7 @@ class PublicTable:
 
     def known(self) -> set[str]:
         """Ranks the opponent must hold: it asked them, was not given, and has not paired them."""
-        return set(self._game.view.basic.known)
+        return set(self._game.knowledge.known)
 
 
 def _best(ranks, chances, rng: random.Random) -> str:

@@ -107,9 +107,16 @@ def breaker(url: str) -> Breaker:
 
 
 def reset_breakers() -> None:
-    """Forget every failure (tests)."""
+    """Forget every failure (tests). The breakers are closed in place: pooled connections
+    hold their breaker, so a fresh registry alone would leave theirs open."""
     with _breakers_lock:
-        _breakers.clear()
+        for found in _breakers.values():
+            with found._lock:
+                found.tripped = False
+                found.prober = None
+                found.open_until = 0.0
+                found.trips = 0
+                found.skipped = 0
 
 
 def is_down(url: str | None = None) -> bool:

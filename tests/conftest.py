@@ -177,6 +177,16 @@ def own_redis():
 
 
 @pytest.fixture(autouse=True)
+def _redis_breakers_closed():
+    """Each test starts with this process's Redis breakers closed: a slow call of an earlier
+    test (a fault test, or a loaded machine) must not make this one's first Redis call fail
+    fast as "Redis failed less than 2 s ago"."""
+    from config import redis_client
+
+    redis_client.reset_breakers()
+
+
+@pytest.fixture(autouse=True)
 def _database_quiet_before_flush(request):
     """A transactional test ends by truncating every table. If a worker process (or the
     stack's) is still inside a transaction on those rows — a re-verify the test handed

@@ -4,6 +4,7 @@ and leave a trail; attempts and results cannot be added or edited by hand."""
 
 import datetime as dt
 import json
+import math
 import re
 
 import pytest
@@ -69,6 +70,11 @@ def test_replay_inspector_steps_through_with_hidden_information(admin_client):
         assert step["ask"] == e.rank == step["evidence"]["rank"]
         assert step["evidence"]["held_ranks"] == list(e.held_ranks)
         assert step["evidence"]["llr"] == pytest.approx(e.llr, abs=1e-3)
+        # The weight is the ratio of the two chances the page shows, each a distribution over the hand.
+        i = e.ranks.index(e.rank)
+        assert sum(e.honest) == pytest.approx(1.0) and sum(e.clairvoyant) == pytest.approx(1.0)
+        assert e.llr == pytest.approx(math.log(e.clairvoyant[i] / e.honest[i]))
+        assert step["evidence"]["honest"][i] == pytest.approx(e.honest[i], abs=1e-4)
         assert len(step["evidence"]["chances"]) == len(step["evidence"]["ranks"])
         assert set(step["knew"]) == {"known", "absent", "draws"}
     # What the opponent knew before the second ask: the first ask told it the player holds that rank,

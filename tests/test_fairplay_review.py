@@ -41,7 +41,7 @@ def ties_only(game: WatchedGame) -> str:
     """Plays well on the public chances and peeks only to break a tie between ranks of the
     same highest chance (bench/fairplay.py's "ties only"): each game leaves little trace."""
     ranks = game.ranks()
-    known = [rank for rank in ranks if rank in game.view.basic.known]
+    known = [rank for rank in ranks if rank in game.knowledge.known]
     if known:
         return known[0]
     chances = game.chances(ranks)

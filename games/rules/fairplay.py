@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 
 from . import peche
 from .cards import RANK_OF, RANKS, miss_chance
-from .peche import ENGINE, OPPONENT, PLAYER, Knowledge, Observer, PecheState
+from .peche import ENGINE, OPPONENT, PLAYER, Observer, PecheState
 
 # Calibrated on the calibration deals (docs/fairplay.md: every bench player on fairplay-0 …
 # 1999, the honest ones on … 9999 too): the smallest threshold, in steps of 0.25, at which
@@ -101,6 +101,12 @@ class AskEvidence:
     held: bool  # the opponent held the asked rank (the server knows)
     held_ranks: tuple[str, ...]  # which of ``ranks`` the opponent held
     llr: float  # this ask's share of the game's suspicion (nats)
+    # How likely each of ``ranks`` was to be asked by the honest player who fits this game
+    # best, and by the clairvoyant one the detector compares it with (its base model, which
+    # picks a held rank at the fitted rate): llr = log(clairvoyant[i] / honest[i]) of the
+    # rank asked. The admin's inspector shows both, so a weight reads as two chances.
+    honest: tuple[float, ...] = ()
+    clairvoyant: tuple[float, ...] = ()
 
     @property
     def informative(self) -> bool:
@@ -118,6 +124,8 @@ class AskEvidence:
             "held": self.held,
             "held_ranks": list(self.held_ranks),
             "llr": round(self.llr, 4),
+            "honest": [round(p, 4) for p in self.honest],
+            "clairvoyant": [round(p, 4) for p in self.clairvoyant],
         }
 
 
@@ -146,35 +154,35 @@ class PlayerAssessment:
 # --- What the player can know about the opponent's hand -------------------------------
 
 
-class OpponentView:
-    """The player's public knowledge of the opponent's hand: the mirror of
-    peche.Knowledge (what the opponent knows of the player), plus what the opponent's
-    own deterministic choices reveal.
+class Knowledge(peche.Knowledge):
+    """What the player knows of the opponent's hand: ``peche.Knowledge`` (the opponent's
+    knowledge of the player) kept from the other side, plus what the opponent's own
+    deterministic choices reveal (``inferred``). One record, one name, on both sides and
+    in Go Fish (``gofish.Knowledge``): what a seat knows of another's hand.
 
     It is updated only through the ``on_*`` methods, whose arguments are public facts
     (ranks asked, given or not, ranks of pairs, whether a draw paired): nothing here can
     see an opponent card, which is what keeps the chances honest.
     """
 
-    __slots__ = ("basic", "absent")
+    __slots__ = ("inferred",)
 
     def __init__(self) -> None:
-        # The engine's rules from the other side: known held, last known absent, draws.
-        self.basic = Knowledge()
-        # ``basic.absent`` plus absences inferred from the opponent's choices (the rule
-        # is public: RULES.md §2); kept apart so that the engine's own rule can be
-        # mirrored exactly as one of the honest models.
-        self.absent: dict[str, int] = {}
+        # known / absent / draws: the engine's rules from the other side.
+        super().__init__()
+        # ``absent`` plus absences inferred from the opponent's choices (the rule is public:
+        # docs/rules.md §2); kept apart so that the engine's own rule can be mirrored
+        # exactly as one of the honest models.
+        self.inferred: dict[str, int] = {}
 
     def _none_of(self, rank: str) -> None:
-        k = self.basic
-        k.known.discard(rank)
-        k.absent[rank] = self.absent[rank] = k.draws
+        self.known.discard(rank)
+        self.absent[rank] = self.inferred[rank] = self.draws
 
     def on_opponent_received(self, paired_rank: str | None) -> None:
         """The opponent got a card from the deck (deal or lake); ``paired_rank`` if it paired."""
         if paired_rank is None:
-            self.basic.draws += 1
+            self.draws += 1
         else:
             self._none_of(paired_rank)
 
@@ -186,7 +194,7 @@ class OpponentView:
         if given:  # the pair formed in its hand: it holds none now
             self._none_of(rank)
         else:  # it must hold one (a hand never holds two, so it keeps it until it pairs)
-            self.basic.known.add(rank)
+            self.known.add(rank)
 
     def on_opponent_choice(self, rank: str, state: PecheState) -> None:
         """What the opponent's choice reveals, before its ask is played.
@@ -203,9 +211,9 @@ class OpponentView:
         known = knowledge.known
         if rank in known:
             return
-        draws = self.basic.draws
-        held = self.basic.known
-        absent = self.absent
+        draws = self.draws
+        held = self.known
+        absent = self.inferred
         for q in known:
             if q not in held:
                 absent[q] = draws
@@ -240,7 +248,7 @@ class OpponentView:
     ) -> tuple[float, ...]:
         """Public chance that the opponent holds each of ``ranks`` (ranks the player holds).
 
-        ``inferred=False``: the engine's rule mirrored exactly (RULES.md §2): of the
+        ``inferred=False``: the engine's rule mirrored exactly (docs/rules.md §2): of the
         opponent's m unknown cards, the k that arrived since it was last known to hold no
         r are each one of the U = lake + m unknown cards, u = 3 − 2 × pairs(r) of them r:
         P = 1 − Π (U−u−i)/(U−i).
@@ -256,10 +264,9 @@ class OpponentView:
         so above 60 % (docs/fairplay.md), at the cost of 13 × m additions per ask. Both
         under-state: bench/fairplay.py prints stated chance against how often held.
         """
-        k_ = self.basic
-        known = k_.known
+        known = self.known
         m = opponent_hand - len(known)
-        draws = k_.draws
+        draws = self.draws
         if not inferred:
             total = lake + m
             out = []
@@ -267,12 +274,12 @@ class OpponentView:
                 if r in known:
                     out.append(1.0)
                     continue
-                seen_at = k_.absent.get(r)
+                seen_at = self.absent.get(r)
                 k = m if seen_at is None or draws - seen_at > m else draws - seen_at
                 n, d = miss_chance(total, 3 - 2 * pairs_by_rank[r], k)
                 out.append(1.0 - n / d)
             return tuple(out)
-        absent = self.absent
+        absent = self.inferred
         # eligible[s] = Σ c_q over ranks q that slot s (1 = the latest) may hold: each q
         # counts in slots 1 … k_q, so add c_q at k_q and sum from the deepest slot up.
         eligible = [0] * (m + 2)
@@ -307,57 +314,57 @@ class OpponentView:
 
 
 class Watcher(Observer):
-    """The fair-play observer of the Pêche loop (peche.Observer): keeps the player's public
-    view of the opponent (``view``) as the game is played, and at each of the player's
+    """The fair-play observer of the Pêche loop (peche.Observer): keeps the player's
+    knowledge of the opponent (``knowledge``) as the game is played, and at each of the player's
     asks, before it is played, records what the detector judges (``observed``).
 
-    The view is fed only public facts: ranks asked and whether given, whether a card the
+    The knowledge is fed only public facts: ranks asked and whether given, whether a card the
     opponent drew paired (and the pair's rank), the opponent's choices. Only ``held`` in
     each record reads the opponent's hand: the server's truth, never given to the view.
     """
 
-    __slots__ = ("view", "observed")
+    __slots__ = ("knowledge", "observed")
 
     def __init__(self) -> None:
-        self.view = OpponentView()
+        self.knowledge = Knowledge()
         self.observed: list[Observed] = []
 
     def before_ask(self, state: PecheState, rank: str) -> None:
         ranks = tuple(state.hands[PLAYER])
         hand = state.hands[OPPONENT]
-        view, sizes = self.view, (len(hand), 52 - state.lake_next, state.pairs_by_rank, state.hands[PLAYER])
+        knowledge, sizes = self.knowledge, (len(hand), 52 - state.lake_next, state.pairs_by_rank, state.hands[PLAYER])
         self.observed.append(
             Observed(
                 len(self.observed),
                 rank,
                 ranks,
-                view.chances(ranks, *sizes),
-                view.chances(ranks, *sizes, inferred=False),
+                knowledge.chances(ranks, *sizes),
+                knowledge.chances(ranks, *sizes, inferred=False),
                 tuple(r for r in ranks if r in hand),
             )
         )
 
     def choice(self, state: PecheState, rank: str) -> None:
-        self.view.on_opponent_choice(rank, state)
+        self.knowledge.on_opponent_choice(rank, state)
 
     def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
         if seat == PLAYER:
-            self.view.on_player_ask(rank, given is not None)
+            self.knowledge.on_player_ask(rank, given is not None)
         else:
-            self.view.on_opponent_ask(rank, given is not None)
+            self.knowledge.on_opponent_ask(rank, given is not None)
 
     def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
         # A card from the deck (deal, fish, empty hand): public only whether it paired, and
         # then its rank (the pair is on the table). A given card is the ask's (``asked``).
         if seat == OPPONENT and from_deck:
-            self.view.on_opponent_received(RANK_OF[card] if paired else None)
+            self.knowledge.on_opponent_received(RANK_OF[card] if paired else None)
 
 
 def chances_of(
-    view: OpponentView, state: PecheState, ranks: Sequence[str], *, inferred: bool = True
+    knowledge: Knowledge, state: PecheState, ranks: Sequence[str], *, inferred: bool = True
 ) -> tuple[float, ...]:
-    """``view.chances`` with the public sizes and pairs of ``state``."""
-    return view.chances(
+    """``knowledge.chances`` with the public sizes and pairs of ``state``."""
+    return knowledge.chances(
         ranks,
         len(state.hands[OPPONENT]),
         52 - state.lake_next,
@@ -380,8 +387,8 @@ class WatchedGame:
         self.state = peche.deal(deck, self.observer)
 
     @property
-    def view(self) -> OpponentView:
-        return self.watcher.view
+    def knowledge(self) -> Knowledge:
+        return self.watcher.knowledge
 
     @property
     def observed(self) -> list[Observed]:
@@ -395,7 +402,7 @@ class WatchedGame:
         return tuple(self.state.hands[PLAYER])
 
     def chances(self, ranks: Sequence[str], *, inferred: bool = True) -> tuple[float, ...]:
-        return chances_of(self.watcher.view, self.state, ranks, inferred=inferred)
+        return chances_of(self.watcher.knowledge, self.state, ranks, inferred=inferred)
 
     def held_ranks(self, ranks: Sequence[str]) -> tuple[str, ...]:
         """Server-side truth (never fed to the view)."""
@@ -689,11 +696,11 @@ class GameAssessment:
             held = a.held_ranks
             q = sum(p for r, p in zip(a.ranks, pi_c) if r in held)
             if not held or q >= 1.0 - 1e-12:
-                extra = 0.0  # nothing to tell: the cheater chooses alike
-            elif a.rank in held:
-                extra = math.log1p(theta * (1.0 / q - 1.0))
+                seer = pi_c  # nothing to tell: the cheater chooses alike
             else:
-                extra = math.log1p(-theta)
+                # With probability θ it peeks and asks a held rank (π_c restricted to
+                # them), otherwise it chooses as its base model does.
+                seer = [p * (1.0 - theta + (theta / q if r in held else 0.0)) for r, p in zip(a.ranks, pi_c)]
             yield AskEvidence(
                 index=a.index,
                 rank=a.rank,
@@ -703,7 +710,9 @@ class GameAssessment:
                 best_chance=max(a.chances),
                 held=a.rank in held,
                 held_ranks=held,
-                llr=math.log(pi_c[i]) + extra - math.log(pi_h[i]),
+                llr=math.log(seer[i]) - math.log(pi_h[i]),
+                honest=tuple(pi_h),
+                clairvoyant=tuple(seer),
             )
 
     def as_dict(self, *, asks: bool = False) -> dict[str, Any]:

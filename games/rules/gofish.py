@@ -15,7 +15,7 @@ like empty-hand draws and passes. Conformance replays script every seat.
 The simulated opponent (``choose_ask``)
 ---------------------------------------
 It sees exactly what a player at the table sees: its own hand plus a
-``PublicKnowledge`` record. That record is fed only with ``event_view(event, None)``
+``Knowledge`` record. That record is fed only with ``event_view(event, None)``
 (the spectator's view of each event: no dealt or drawn card), so the strategy cannot
 peek; it remembers everything public:
 
@@ -79,8 +79,9 @@ def default_hand_size(players: int) -> int:
 # --------------------------------------------------------------------------- knowledge
 
 
-class PublicKnowledge:
-    """What every seat at the table knows, built only from public event views."""
+class Knowledge:
+    """What every seat at the table knows of the others' hands, built only from public
+    event views (the same record as ``peche.Knowledge``, for n seats and books)."""
 
     def __init__(self, players: int, deck_size: int = 52) -> None:
         self.players = players
@@ -92,7 +93,7 @@ class PublicKnowledge:
         self.ask_history: list[dict[str, Any]] = []
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, PublicKnowledge) and vars(self) == vars(other)
+        return isinstance(other, Knowledge) and vars(self) == vars(other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -132,7 +133,7 @@ class PublicKnowledge:
         # "pass" and "end" teach nothing about hands.
 
 
-def choose_ask(knowledge: PublicKnowledge, seat: int, hand: Sequence[str]) -> dict[str, Any]:
+def choose_ask(knowledge: Knowledge, seat: int, hand: Sequence[str]) -> dict[str, Any]:
     """The simulated seat's ask, from public knowledge and its own hand only.
 
     Precondition: ``hand`` is not empty and some other seat holds cards.
@@ -185,7 +186,7 @@ class GoFishState:
     hands: list[list[str]]
     pond: list[str]  # pond[0] is drawn next
     books: list[list[str]]
-    knowledge: PublicKnowledge
+    knowledge: Knowledge
     asks: list[int]
     passes: int = 0
     turn: int = 0
@@ -242,7 +243,7 @@ class GoFishEngine:
             hands=[[] for _ in range(players)],
             pond=list(cards[dealt:]),
             books=[[] for _ in range(players)],
-            knowledge=PublicKnowledge(players, len(cards)),
+            knowledge=Knowledge(players, len(cards)),
             asks=[0] * players,
         )
         for i in range(dealt):

@@ -26,7 +26,9 @@ ALL_PAIRS = 26
 
 
 class Knowledge:
-    """What the opponent knows about the player's hand, from public information only.
+    """What a seat knows of another's hand, from public information only: here the
+    opponent's knowledge of the player's hand (``fairplay.Knowledge`` keeps the player's of
+    the opponent's, ``gofish.Knowledge`` every seat's of the others').
 
     ``known``: ranks the player must hold; ``absent[r]``: value of ``draws`` when the
     player was last known to hold no r; ``draws``: deck cards the player received that

@@ -40,6 +40,11 @@ def fits(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
+def chance(text: str) -> float:
+    """ "12%" → 12.0; "under 1%" → 0.5."""
+    return 0.5 if text.startswith("under") else float(text.rstrip("%"))
+
+
 def position(page) -> str:
     return page.text_content("#position")
 
@@ -93,6 +98,10 @@ def test_step_through_the_inspector_by_keyboard_buttons_and_slider(new_page, siz
     heaviest.click()
     assert position(page) == f"Step {step} of {asks}"
     assert page.text_content("#layer-evidence .figure-llr").startswith("+")
+    # ... and reads as two chances: the clairvoyant player makes this choice more often.
+    assert "one who sees the opponent's hand" in page.text_content("#layer-evidence .chances-of-choice")
+    honest, seer = (chance(page.text_content(f"#layer-evidence .figure-{who}")) for who in ("honest", "seer"))
+    assert seer > honest
     assert fits(page)
     screenshot(page, f"admin-inspector-ask-{size}")
     assert not violations(page)

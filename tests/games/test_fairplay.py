@@ -59,9 +59,9 @@ def test_the_watcher_sees_the_opponents_choices_before_its_asks():
     game = fairplay.WatchedGame(list(deck))
     inferred = 0
     while not game.over:
-        before = dict(game.view.absent)
+        before = dict(game.knowledge.inferred)
         game.ask(game.ranks()[0])
-        inferred += len(set(game.view.absent) - set(game.view.basic.absent) - set(before))
+        inferred += len(set(game.knowledge.inferred) - set(game.knowledge.absent) - set(before))
     assert inferred > 0
 
 

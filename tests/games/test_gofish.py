@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from games.rules.base import GameError, ReplayError
 from games.rules.cards import CARD_SET, RANKS, UNSHUFFLED, rank_of
 from games.rules.events import Ask, Book, Deal, Draw, End, event_json
-from games.rules.gofish import ENGINE, GoFishEngine, PublicKnowledge, choose_ask
+from games.rules.gofish import ENGINE, GoFishEngine, Knowledge, choose_ask
 
 VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "gofish.jsonl"
 
@@ -388,7 +388,7 @@ def test_choose_ask_takes_only_public_knowledge_and_own_hand():
 
 
 def test_choose_ask_prefers_a_known_holder():
-    k = PublicKnowledge(3)
+    k = Knowledge(3)
     for seat, n in [(0, 5), (1, 5), (2, 5)]:
         k.observe({"type": "deal", "seat": seat, "count": n})
     k.observe({"type": "ask", "seat": 2, "target": 1, "rank": "9", "given": 0, "cards": []})
@@ -396,14 +396,14 @@ def test_choose_ask_prefers_a_known_holder():
     move = choose_ask(k, 0, ("KS", "KH", "9S"))
     assert move == {"seat": 0, "target": 2, "rank": "9"}  # Bo asked for nines: not a gamble
     # Without that ask it plays the rank it holds most of.
-    k2 = PublicKnowledge(3)
+    k2 = Knowledge(3)
     for seat in range(3):
         k2.observe({"type": "deal", "seat": seat, "count": 5})
     assert choose_ask(k2, 0, ("9S", "KS", "KH"))["rank"] == "K"
 
 
 def test_choose_ask_avoids_a_seat_known_void():
-    k = PublicKnowledge(3)
+    k = Knowledge(3)
     for seat in range(3):
         k.observe({"type": "deal", "seat": seat, "count": 5})
     k.observe({"type": "ask", "seat": 2, "target": 1, "rank": "K", "given": 0, "cards": []})
@@ -413,7 +413,7 @@ def test_choose_ask_avoids_a_seat_known_void():
 
 
 def test_choose_ask_never_makes_a_hopeless_ask():
-    k = PublicKnowledge(2)
+    k = Knowledge(2)
     for seat in range(2):
         k.observe({"type": "deal", "seat": seat, "count": 5})
     hand = ("KS", "KH", "5S")
@@ -426,8 +426,8 @@ def test_choose_ask_never_makes_a_hopeless_ask():
     assert choose_ask(k, 0, hand)["rank"] == "K"  # that fresh card may be a king
 
 
-def _knowledge_from_public_log(state) -> PublicKnowledge:
-    k = PublicKnowledge(state.players)
+def _knowledge_from_public_log(state) -> Knowledge:
+    k = Knowledge(state.players)
     for event in state.log:
         k.observe(ENGINE.event_view(event, None))
     return k

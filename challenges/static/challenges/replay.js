@@ -41,6 +41,11 @@ function weightText(e) {
   return "This choice was as likely for an honest player as for one who sees the opponent's hand: it weighs nothing.";
 }
 
+// A choice's probability as the page says it: "12%", and "under 1%" rather than "0%"
+// (the detector never gives a choice no chance at all).
+const percentOf = (p) => (p < 0.005 ? "under 1%" : percent.format(p));
+const choiceWords = (p) => (p < 0.005 ? "less than once in a hundred games" : `${percentOf(p)} of the time`);
+
 function truthText(e) {
   if (!e.held_ranks.length) return `The opponent held none of ${name}'s ranks: any choice was a miss, seeing the cards or not.`;
   if (e.held_ranks.length === e.ranks.length) {
@@ -64,15 +69,24 @@ function evidenceLayer(step, at) {
     ? `${name} held only one rank and asked for it, ${aRank(e.rank)}, which the table gave a ${percent.format(e.public_chance)} chance: no choice.`
     : `${name} asked for ${aRank(e.rank)}, which the table gave a ${percent.format(e.public_chance)} chance; `
       + (e.public_chance >= e.best_chance ? "no rank of its hand had more." : `the best was ${ranks(best)} at ${percent.format(e.best_chance)}.`);
+  const i = e.ranks.indexOf(e.rank);
+  const honest = e.honest[i];
+  const seer = e.clairvoyant[i];
   node.replaceChildren(
     el("p", { text: chose }),
     el("p", { text: truthText(e) }),
+    el("p", { class: "chances-of-choice", text: e.ranks.length === 1
+      ? "With one rank in hand, every player asks for it."
+      : `The honest player that fits ${name}'s game best asks for ${aRank(e.rank)} here ${choiceWords(honest)}; `
+        + `one who sees the opponent's hand, ${choiceWords(seer)}.` }),
     el("p", { class: "weight", "data-llr": e.llr, text: weightText(e) }),
     el("dl", { class: "figures" },
+      el("dt", { text: "Chance of this choice, honest" }), el("dd", { class: "figure-honest", text: percentOf(honest) }),
+      el("dt", { text: "Chance of this choice, seeing the cards" }), el("dd", { class: "figure-seer", text: percentOf(seer) }),
       el("dt", { text: "Weight of this ask" }), el("dd", { class: "figure-llr", text: signed(e.llr) }),
       el("dt", { text: `Weights of asks 1–${at}` }), el("dd", { text: signed(totals[at]) }),
       el("dt", { text: "The game's suspicion" }),
-      el("dd", { text: `${data.suspicion.toFixed(2)} (flagged at ${data.threshold.toFixed(1)})` })),
+      el("dd", { text: `${data.suspicion.toFixed(2)} (flagged at ${data.threshold.toFixed(2)})` })),
   );
 }
 
