@@ -313,7 +313,7 @@ class ChallengeView(APIView):
         description="The day's deal: its commitment while open, its seed too once closed.",
     )
     def get(self, request, date: str):
-        return Response(selectors.challenge_public(services.challenge_on(date_text=date)))
+        return Response(selectors.challenge_public(selectors.challenge_read(date_text=date)))
 
 
 class AttemptStartView(APIView):

@@ -10,6 +10,7 @@ from django.db import connection, models
 from games.rules.base import DomainError, Engine
 from games.rules.registry import engine
 
+from . import days
 from .names import shown_name
 from .play import StoredGame
 
@@ -104,6 +105,22 @@ class DailyChallenge(models.Model):
     def is_revealed(self, now: dt.datetime) -> bool:
         """The seed is public and the day's ranked games can no longer change."""
         return now >= self.reveals_at
+
+    @classmethod
+    def of_day(cls, day: dt.date, game: str = "peche") -> "DailyChallenge":
+        """The day's challenge as it is derived (seed, commitment, close), not stored: every
+        field is a function of the day, so a read needs no row."""
+        version = engine(game).rules_version
+        seed = days.daily_seed(game, day, version)
+        return cls(
+            game=game,
+            date=day,
+            seed=seed,
+            commitment=days.commitment(seed),
+            rules_version=version,
+            closes_at=days.closes_at(day),
+            reveals_at=days.reveals_at(day),
+        )
 
 
 class Attempt(StoredGame):

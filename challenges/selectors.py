@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games.rules.lessons import lessons
 
-from . import hooks
+from . import days, hooks
 from .models import Attempt, DailyChallenge, Player
 from .play import game_view
 
@@ -108,6 +108,16 @@ def public_replay(*, attempt_id: int, user) -> Attempt | None:
     if not attempt.challenge.is_revealed(timezone.now()) and not getattr(user, "is_superuser", False):
         return None
     return attempt
+
+
+def challenge_read(*, date_text: str) -> DailyChallenge:
+    """The daily challenge of a day named in a URL, for a read: the stored row, or the
+    same challenge derived and not stored when nobody has opened that day (a GET writes
+    nothing; playing it stores it, ``services.challenge_on``). Its ``pk`` is then None
+    and it has no results."""
+    day = days.day_named(date_text)
+    found = DailyChallenge.objects.filter(game="peche", date=day).first()
+    return found if found is not None else DailyChallenge.of_day(day)
 
 
 def challenge_of_day(*, day: dt.date, game: str) -> DailyChallenge | None:

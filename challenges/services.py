@@ -52,43 +52,20 @@ def challenge_for_day(*, day: dt.date, game: str = DAILY_GAME) -> DailyChallenge
     found = DailyChallenge.objects.filter(game=game, date=day).first()
     if found:
         return found
-    version = engine(game).rules_version
-    seed = days.daily_seed(game, day, version)
     try:
         with transaction.atomic():
-            return DailyChallenge.objects.create(
-                game=game,
-                date=day,
-                seed=seed,
-                commitment=days.commitment(seed),
-                rules_version=version,
-                closes_at=days.closes_at(day),
-                reveals_at=days.reveals_at(day),
-            )
+            challenge = DailyChallenge.of_day(day, game)
+            challenge.save(force_insert=True)
+            return challenge
     except IntegrityError:
         return DailyChallenge.objects.get(game=game, date=day)
 
 
-DATE_SHAPE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
-
-
 def challenge_on(*, date_text: str) -> DailyChallenge:
     """The challenge of a day named in a URL (``today`` or YYYY-MM-DD), from FIRST_DAY to
-    today; past days are playable as practice even if nobody opened them that day."""
-    if date_text == "today":
-        return challenge_for_day(day=days.today())
-    if not DATE_SHAPE.match(date_text):
-        raise DomainError("bad_date", "dates are YYYY-MM-DD")
-    try:
-        day = dt.date.fromisoformat(date_text)
-    except ValueError:
-        day = None
-    if day is None or day < settings.FIRST_DAY:
-        raise DomainError("not_found", "there is no challenge on that day")
-    if day > days.today():
-        raise DomainError("not_found", "this day has not started yet")
-    found = DailyChallenge.objects.filter(game=DAILY_GAME, date=day).first()
-    return found if found is not None else challenge_for_day(day=day)
+    today, stored: to play it (past days are playable as practice even if nobody opened
+    them that day). A read takes ``selectors.challenge_read``, which stores nothing."""
+    return challenge_for_day(day=days.day_named(date_text))
 
 
 def ensure_upcoming_challenges(*, now: dt.datetime | None = None) -> list[DailyChallenge]:

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from casual import selectors as casual
-from challenges import days, selectors, services
+from challenges import days, selectors
 from challenges.auth import current_player
 from challenges.services import DAILY_GAME
 from leaderboard import caching
@@ -120,7 +120,7 @@ def leaderboard_go(request):
 
 def leaderboard(request, date: str):
     day = _day_or_404(date)
-    challenge = services.challenge_on(date_text=day.isoformat())
+    challenge = selectors.challenge_read(date_text=day.isoformat())
     try:
         page = min(max(1, int(request.GET.get("page", "1"))), 10**6)  # beyond: an empty page, not a DB error
     except ValueError:

@@ -5,7 +5,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from challenges.api import require_player
-from challenges.services import challenge_on
+from challenges.selectors import challenge_read
 from config import openapi as doc
 from config.errors import ApiError
 
@@ -39,7 +39,7 @@ class LeaderboardView(APIView):
         description="The day's verified ranked results: score desc, then fewer asks, then earlier finish.",
     )
     def get(self, request, date: str):
-        challenge = challenge_on(date_text=date)
+        challenge = challenge_read(date_text=date)
         offset = _int_param(request, "offset", 0, 0, 10**8)
         limit = _int_param(request, "limit", 50, 1, 200)
         page = selectors.leaderboard_page(challenge_id=challenge.pk, offset=offset, limit=limit)
@@ -73,7 +73,7 @@ class LeaderboardMeView(APIView):
     )
     def get(self, request, date: str):
         player = require_player(request)
-        challenge = challenge_on(date_text=date)
+        challenge = challenge_read(date_text=date)
         result = selectors.player_result(challenge_id=challenge.pk, player_id=player.pk)
         if result is None:
             raise ApiError("not_found", "no ranked result for you on this day")
@@ -101,7 +101,7 @@ class HistogramView(APIView):
         description="How many ranked results scored each score (for the chart).",
     )
     def get(self, request, date: str):
-        challenge = challenge_on(date_text=date)
+        challenge = challenge_read(date_text=date)
         answer = Response(
             {"date": challenge.date.isoformat(), "bins": selectors.score_histogram(challenge_id=challenge.pk)}
         )
@@ -126,7 +126,7 @@ class ArchiveView(APIView):
         "`manage.py replay --jsonl` (or any implementation of the rules) recomputes every score.",
     )
     def get(self, request, date: str):
-        challenge = challenge_on(date_text=date)
+        challenge = challenge_read(date_text=date)
         if not challenge.is_revealed(timezone.now()):
             raise ApiError("day_open", "the day's seed is still secret: its archive is published once it is revealed")
         response = StreamingHttpResponse(

@@ -67,9 +67,11 @@ def _rows_by_attempt(attempt_ids: list[int]) -> dict[int, tuple]:
         return {row[0]: row for row in cursor.fetchall()}
 
 
-def leaderboard_page(*, challenge_id: int, offset: int, limit: int) -> dict:
+def leaderboard_page(*, challenge_id: int | None, offset: int, limit: int) -> dict:
     """A page of the day's ranking: ``total``, ``entries``, and ``indexed``: whether the
     rank index answered (False: SQL did; the caller may ask for the index to be rebuilt)."""
+    if challenge_id is None:  # a day nobody opened (challenges.selectors.challenge_read)
+        return {"total": 0, "entries": [], "indexed": True}
     found = rank_index.page(challenge_id, offset, limit)
     if found is not None:
         total, ids = found
@@ -243,7 +245,7 @@ def day_settled(*, challenge, now: dt.datetime) -> bool:
     more) and none of its ranked attempts is still being verified (the attempt's status,
     ``attempt_status_enqueued`` index). Only a reviewer's decision changes it now."""
     return challenge.is_revealed(now) and not (
-        Attempt.objects.filter(status=Attempt.Status.VERIFYING, challenge=challenge, ranked=True).exists()
+        Attempt.objects.filter(status=Attempt.Status.VERIFYING, challenge_id=challenge.pk, ranked=True).exists()
     )
 
 

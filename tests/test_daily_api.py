@@ -175,6 +175,27 @@ def test_past_days_are_unranked_practice():
 
 
 @pytest.mark.django_db
+def test_reading_a_day_nobody_opened_stores_nothing(client):
+    """A GET writes nothing: a past day read through every public page and endpoint is
+    derived (its commitment, and once revealed its seed, are the day's own) and stays
+    unstored until someone plays it."""
+    day = days.today() - dt.timedelta(days=3)
+    derived = DailyChallenge.of_day(day)
+    assert not DailyChallenge.objects.filter(date=day).exists()
+    challenge = client.get(f"/api/challenges/{day}").json()
+    assert challenge["commitment"] == derived.commitment and challenge["seed"] == derived.seed
+    assert client.get(f"/api/leaderboard/{day}").json()["entries"] == []
+    assert client.get(f"/api/leaderboard/{day}/histogram").json()["bins"] == []
+    archive = client.get(f"/api/challenges/{day}/archive")
+    assert archive.status_code == 200 and b"".join(archive.streaming_content) == b""
+    assert client.get(f"/leaderboard/{day}/").status_code == 200
+    assert not DailyChallenge.objects.filter(date=day).exists()
+    # Playing it stores it, with the same derived deal.
+    new_player("Ada").post(f"/api/challenges/{day}/attempt")
+    assert DailyChallenge.objects.get(date=day).seed == derived.seed
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     "body, status, code",
     [
@@ -225,7 +246,7 @@ def test_player_names_are_validated(api):
 def test_seed_is_revealed_only_after_the_day_closes(api):
     today = api.get("/api/challenges/today").json()
     assert "seed" not in today
-    challenge = DailyChallenge.objects.get(date=today["date"])
+    challenge = DailyChallenge.of_day(dt.date.fromisoformat(today["date"]))  # what the day's seed is
     assert today["commitment"] == days.commitment(challenge.seed)
     past = (days.today() - dt.timedelta(days=1)).isoformat()
     closed = api.get(f"/api/challenges/{past}").json()
