@@ -72,7 +72,7 @@ def test_a_new_name_follows_the_rules_of_a_first_name():
     for name, code, status in [
         ("Ｂｏｂ", "name_taken", 409),
         ("𝐁ob", "name_taken", 409),
-        ("B0B", "name_taken", 409),  # a zero looks like an O (issue 27)
+        ("B0B", "name_taken", 409),  # a zero looks like an O
         ("bob", "name_taken", 409),
         ("x", "bad_name", 400),
         ("Аlice", "bad_name", 400),

@@ -53,7 +53,7 @@ def test_home_without_a_game_for_a_player_and_for_a_browser_without_one():
     assert response.json() == {"current": None, "tally": {"win": 0, "loss": 0, "draw": 0}}
     from rest_framework.test import APIClient
 
-    # No account needed (issue 16): a browser without a player sees an empty home too,
+    # No account needed: a browser without a player sees an empty home too,
     # and looking writes nothing.
     anonymous = APIClient().get(BASE)
     assert anonymous.status_code == 200, anonymous.content

@@ -213,7 +213,7 @@ def test_a_layer_imports_nothing_from_the_layers_above(layer):
 
 
 def test_the_upward_imports_that_were_removed_stay_removed():
-    """The seams moved by issue 15, named: the account's export and deletion (casual games,
+    """The seams that were moved down, named: the account's export and deletion (casual games,
     ranks: challenges/hooks.py), the attempts' admin (leaderboard/admin.py), the embedded
     sweeper (challenges/embedded_sweep.py), and the services' tasks (Celery's registry)."""
     accounts = _imports(ROOT / "challenges/accounts.py")
@@ -328,7 +328,7 @@ def test_selectors_only_read(path):
 
 
 def test_the_layer_checks_see_what_they_must_refuse(tmp_path):
-    """Each check above refuses the leaks issue 30 found, written as they were."""
+    """Each check above refuses the leaks it exists for, written as they once were in the code."""
     app = tmp_path / "app"
     app.mkdir()
     (app / "auth.py").write_text("from rest_framework import authentication\n")

@@ -1,4 +1,4 @@
-"""Linked accounts (issue 27): throwaway players map the day's deal, then a main account
+"""Linked accounts: throwaway players map the day's deal, then a main account
 tied to them (one address, network, device cookie or burst of sign-ups) replays or extends
 the best line they found and wins. Everything goes through the API as a browser would:
 sign-ups, the daily game's start and every ask, from the addresses and cookie jars given.

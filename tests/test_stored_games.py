@@ -95,7 +95,7 @@ def test_a_finished_game_takes_no_move(kind):
 # The queries of one move's request besides its credential's (a token's player or the
 # browser's session, which the shared Redis cache may answer instead): the game's read
 # (with its number and tally for a casual one) and the compare-and-set write, whatever the
-# game and whoever sends it. Before issue 30 a casual move took 5: its owner's row and the
+# game and whoever sends it. A casual move once took 5: its owner's row and the
 # game read apart, the write, then its number and its tally (the daily's took 2 already).
 GAME_QUERIES_PER_MOVE = 2
 CREDENTIAL_TABLES = ('"auth_user"', '"django_session"')

@@ -68,7 +68,7 @@ def test_a_peeker_on_half_of_the_asks_is_caught_within_a_week(base):
 def test_a_solver_with_noise_is_caught_within_a_week():
     """A search over the whole deal on 70 % of the asks, random otherwise: 8 of 8 weeks, 3 of
     them only by the solver alternative (the detector's own search, run for the weeks that
-    the peek alternative does not settle). The first detector of issue 27: 5 of the same 8
+    the peek alternative does not settle). The first detector built for them: 5 of the same 8
     weeks; the one before: 1."""
     games = games_of(bench.NoisySolver(0.7), "solver 70%")
     weeks = [fairplay.accumulate(games[i : i + QUIET_WEEK]) for i in range(0, len(games), QUIET_WEEK)]
