@@ -19,6 +19,8 @@ a player's (token or session) to the player; they follow a player who signs in.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -213,11 +215,37 @@ NOT_FOUND = (404, doc.error("`not_found`: no such game name or game"))
 FORBIDDEN = (403, doc.error("`forbidden`: a browser's write without its CSRF token"))
 
 
+def casual_endpoint(operation_id: str, *path: OpenApiParameter, **schema: Any):
+    """The schema of a casual endpoint: tagged "casual", the game's name first in its path,
+    then ``path``."""
+    return extend_schema(operation_id=operation_id, tags=["casual"], parameters=[GAME, *path], **schema)
+
+
+def game_write(operation_id: str, body: type[Input], *, bad, stale, more=(), description: str | None = None):
+    """The schema of a write on one of the visitor's games (a move, the finish): ``body`` in,
+    the game's view out; refused as a bad body (``bad``), a stale one (``stale``), or as
+    every write is (no such game, no CSRF token)."""
+    return casual_endpoint(
+        operation_id,
+        GAME_ID,
+        request=body,
+        responses={200: CasualGame, **doc.errors((400, bad), NOT_FOUND, FORBIDDEN, (409, stale), *more)},
+        description=description,
+    )
+
+
+def written_game(request, game: str, game_id: int, body: type[Input]) -> tuple[models.CasualGame, dict[str, Any]]:
+    """The game a write acts on and the write's body, checked in this order: the game's
+    name, the CSRF token, the body, then the game (a stranger's is 404)."""
+    rules_or_404(game)
+    check_csrf(request)
+    parsed_body = parsed(body, request)
+    return visitor_game(request, game, game_id, write=True), parsed_body
+
+
 class CasualHomeView(APIView):
-    @extend_schema(
-        operation_id="casual_home",
-        tags=["casual"],
-        parameters=[GAME],
+    @casual_endpoint(
+        "casual_home",
         responses={200: CasualHome, **doc.errors(NOT_FOUND)},
         description="The caller's (a player's, or the browser session's) latest "
         "game of this kind, if any, and tally. No account needed.",
@@ -233,10 +261,8 @@ class CasualHomeView(APIView):
 
 
 class CasualCreateView(APIView):
-    @extend_schema(
-        operation_id="casual_create",
-        tags=["casual"],
-        parameters=[GAME],
+    @casual_endpoint(
+        "casual_create",
         request=None,
         responses={201: CasualGame, **doc.errors(NOT_FOUND, FORBIDDEN, (429, doc.RATE_LIMITED))},
         description="Deal a new game. A browser without a player gets an "
@@ -258,59 +284,35 @@ class CasualCreateView(APIView):
 
 
 class CasualGameView(APIView):
-    @extend_schema(
-        operation_id="casual_get",
-        tags=["casual"],
-        parameters=[GAME, GAME_ID],
-        responses={200: CasualGame, **doc.errors(NOT_FOUND)},
-    )
+    @casual_endpoint("casual_get", GAME_ID, responses={200: CasualGame, **doc.errors(NOT_FOUND)})
     def get(self, request, game: str, game_id: int):
         rules_or_404(game)
         return Response(selectors.casual_view(visitor_game(request, game, game_id)))
 
 
 class CasualMoveView(APIView):
-    @extend_schema(
-        operation_id="casual_move",
-        tags=["casual"],
-        parameters=[GAME, GAME_ID],
-        request=CasualMoveIn,
-        responses={
-            200: CasualGame,
-            **doc.errors(
-                (400, doc.error("an illegal move or a malformed body")),
-                NOT_FOUND,
-                FORBIDDEN,
-                (409, doc.error("`stale_move` or `game_over`")),
-                (413, doc.TOO_LARGE),
-            ),
-        },
+    @game_write(
+        "casual_move",
+        CasualMoveIn,
+        bad=doc.error("an illegal move or a malformed body"),
+        stale=doc.error("`stale_move` or `game_over`"),
+        more=[(413, doc.TOO_LARGE)],
     )
     def post(self, request, game: str, game_id: int):
-        rules_or_404(game)
-        check_csrf(request)
-        body = parsed(CasualMoveIn, request)
-        played = visitor_game(request, game, game_id, write=True)
+        played, body = written_game(request, game, game_id, CasualMoveIn)
         _, state, events = services.casual_move(game=played, play=body["play"], move=body["move"])
         return Response(selectors.casual_view(played, state, events))
 
 
 class CasualFinishView(APIView):
-    @extend_schema(
-        operation_id="casual_finish",
-        tags=["casual"],
-        parameters=[GAME, GAME_ID],
-        request=CasualFinishIn,
-        responses={
-            200: CasualGame,
-            **doc.errors((400, doc.BAD_BODY), NOT_FOUND, FORBIDDEN, (409, doc.error("`stale_move`"))),
-        },
+    @game_write(
+        "casual_finish",
+        CasualFinishIn,
+        bad=doc.BAD_BODY,
+        stale=doc.error("`stale_move`"),
         description="Play the game to its end (the See result button).",
     )
     def post(self, request, game: str, game_id: int):
-        rules_or_404(game)
-        check_csrf(request)
-        body = parsed(CasualFinishIn, request)
-        played = visitor_game(request, game, game_id, write=True)
+        played, body = written_game(request, game, game_id, CasualFinishIn)
         _, state, events = services.casual_play_to_end(game=played, move=body["move"])
         return Response(selectors.casual_view(played, state, events))
