@@ -150,28 +150,37 @@ function failed(error) {
   return undefined;
 }
 
+// One request of the page: its game (``send`` resolves to it, or to nothing after catching
+// up with a stale move) is remembered as shown, then returned unless an action started
+// meanwhile (``gen``); nothing when the request failed (said on the page) or was overtaken.
+async function request(send, gen) {
+  let game;
+  try {
+    game = await send();
+  } catch (error) {
+    await failed(error);
+    return undefined;
+  }
+  if (!game) return undefined;
+  rememberShown(game);
+  return gen === state.gen ? game : undefined;
+}
+
 async function flip() {
   const game = state.game;
   if (!game || game.status !== "playing") return;
   const gen = state.gen;
   S.asking(state);
   draw();
-  let response;
   pending = session.play(game, "flip");
-  try {
+  const response = await request(async () => {
     const played = await pending;
-    if (played.stale) {
-      interrupt();
-      await resync(played.game);
-      return;
-    }
-    response = played.game;
-  } catch (error) {
-    await failed(error);
-    return;
-  }
-  rememberShown(response);
-  if (gen !== state.gen) return;
+    if (!played.stale) return played.game;
+    interrupt();
+    await resync(played.game);
+    return undefined;
+  }, gen);
+  if (!response) return;
   S.receive(state, response);
   if (await playEvents(response.events, gen)) settle(response);
 }
@@ -195,15 +204,8 @@ async function newGame() {
   const gen = state.gen;
   S.setPhase(state, "loading");  // the end panel goes at once; a click on Flip is kept
   draw();
-  let game;
-  try {
-    game = await api.casualCreate(GAME);
-  } catch (error) {
-    await failed(error);
-    return;
-  }
-  rememberShown(game);
-  if (gen !== state.gen) return;
+  const game = await request(() => api.casualCreate(GAME), gen);
+  if (!game) return;
   S.setGame(state, game);
   await deal(game.view.first, gen);
   if (gen !== state.gen) return;
@@ -228,13 +230,8 @@ async function toTheEnd() {
   const gen = state.gen;
   S.setPhase(state, "busy");
   draw();
-  try {
-    const response = await api.casualFinish(GAME, state.game.id, state.game.moves);
-    rememberShown(response);
-    if (gen === state.gen) settle(response);
-  } catch (error) {
-    await failed(error);
-  }
+  const response = await request(() => api.casualFinish(GAME, state.game.id, state.game.moves), gen);
+  if (response) settle(response);
 }
 
 async function askNewGame() {
