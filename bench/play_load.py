@@ -4,11 +4,14 @@ HTTP against a running server (gunicorn + Postgres), one ask at a time.
     .venv/bin/python -m bench.play_load --url http://127.0.0.1:8001 --players 32 64 128 --seconds 20
     .venv/bin/python -m bench.play_load --players 64 --rate 550        # players who think
 
-Each simulated player creates itself, starts today's attempt and asks the first rank of
-its hand until the game ends, then starts over as a new player (one ranked game per
-player per day). By default players are browsers: they keep the session cookie the signup
-sets and send the CSRF header, as the site's pages do; ``--auth token`` makes them API
-clients sending their token instead.
+Each simulated player signs up once, starts today's attempt and asks the first rank of
+its hand until the game ends, then plays the days before, one game each (past days are
+unranked practice, as a real player replays them), as long as the run lasts: a real
+player signs up once, not once per game. ``--games-per-player 1`` signs a new player up
+for every game instead (every game ranked; each signup, ~20 ms of the web's CPU, is then
+charged to one game's ~24 asks). By default players are browsers: they keep the session
+cookie the signup sets and send the CSRF header, as the site's pages do; ``--auth token``
+makes them API clients sending their token instead.
 
 Two ways to load the server:
 - closed loop, no think time (default): each player asks again the moment its answer
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime as dt
 import itertools
 import json
 import os
@@ -104,17 +108,29 @@ class LoadPlayer:
     cut_label = "connection errors"
     auth = "session"  # a browser: the session cookie and the CSRF header; "token": an API client
 
+    # Games per signup (0: one signup for the whole run); set by ``measure``.
+    games_per_player = 0
+
     def __init__(self, base, window: tuple[float, float], gap: float, latencies: list[float], counts: dict) -> None:
         self.base, self.gap = base, gap
         self.measure_from, self.deadline = window
         self.latencies, self.counts = latencies, counts
+        self.games: dict = {}  # signups, ranked and practice games started (the measured window's)
         self.conn = Connection(base.hostname, base.port or 80)
         # Start somewhere in the first gap, so players do not ask in lockstep.
         self.next_ask = time.monotonic() + random.random() * gap
+        # The player signed up, its credentials, and the days it has played (newest first).
+        self.cookies: dict | None = None
+        self.token = ""
+        self.played: list[dt.date] = []
 
     def count(self, key) -> None:
         if time.monotonic() >= self.measure_from:
             self.counts[key] = self.counts.get(key, 0) + 1
+
+    def tally(self, key: str) -> None:
+        if time.monotonic() >= self.measure_from:
+            self.games[key] = self.games.get(key, 0) + 1
 
     async def run(self, warmup: float) -> None:
         # Players arrive spread over the warm-up, not all in the same millisecond.
@@ -141,21 +157,37 @@ class LoadPlayer:
             self.latencies.append(time.perf_counter() - t)
         return answer
 
-    async def signup(self, cookies: dict, prefix: str) -> dict | None:
-        """A new player (keeping the session cookie in ``cookies``) and today's attempt."""
-        status, me = await self.conn.request(
-            "POST", "/api/players", {"name": f"{prefix} {time.time_ns() % 10**9} {next(_names)}"}, cookies=cookies
-        )
-        if status != 201:
-            self.count(f"players {status}")
-            await asyncio.sleep(0.05)
-            return None
-        auth = {"cookies": cookies} if self.auth == "session" else {"token": me["token"]}
-        status, view = await self.conn.request("POST", "/api/challenges/today/attempt", **auth)
+    def credentials(self) -> dict:
+        """What the player's requests carry: the session cookie (a browser) or its token."""
+        return {"cookies": self.cookies} if self.auth == "session" else {"token": self.token}
+
+    async def start_game(self, prefix: str) -> dict | None:
+        """The player's next game: today's (ranked) for a new player, else the day before the
+        last it played (practice). A new player signs up first, keeping the session cookie
+        in ``self.cookies``; after ``games_per_player`` games the next game is a new player's."""
+        if self.cookies is None or (self.games_per_player and len(self.played) >= self.games_per_player):
+            self.cookies, self.played = {}, []
+            status, me = await self.conn.request(
+                "POST",
+                "/api/players",
+                {"name": f"{prefix} {time.time_ns() % 10**9} {next(_names)}"},
+                cookies=self.cookies,
+            )
+            if status != 201:
+                self.count(f"players {status}")
+                self.cookies = None
+                await asyncio.sleep(0.05)
+                return None
+            self.token = me["token"]
+            self.tally("signups")
+        day = (self.played[-1] - dt.timedelta(days=1)).isoformat() if self.played else "today"
+        status, view = await self.conn.request("POST", f"/api/challenges/{day}/attempt", **self.credentials())
         if status not in (200, 201):
             self.count(f"attempt {status}")
+            self.cookies = None  # a new player next time
             return None
-        view["token"] = me["token"]
+        self.played.append(dt.date.fromisoformat(view["date"]))
+        self.tally("ranked" if view.get("ranked") else "practice")
         return view
 
     async def play_one_game(self) -> None:
@@ -171,12 +203,11 @@ class Player(LoadPlayer):
         self.auth = auth
 
     async def play_one_game(self) -> None:
-        cookies: dict = {}
-        view = await self.signup(cookies, "load")
+        view = await self.start_game("load")
         if view is None:
             return
         # A browser keeps the session cookie the signup set; an API client sends the token.
-        auth = {"cookies": cookies} if self.auth == "session" else {"token": view["token"]}
+        auth = self.credentials()
         while view.get("status") == "playing" and time.monotonic() < self.deadline:
             await self.think()
             status, new = await self.ask_timed(
@@ -272,11 +303,19 @@ MakePlayer = Callable[[tuple[float, float], float, list[float], dict], LoadPlaye
 
 
 async def measure(
-    make: MakePlayer, players: int, seconds: float, rate: float | None, warmup: float, scope: Scope
+    make: MakePlayer,
+    players: int,
+    seconds: float,
+    rate: float | None,
+    warmup: float,
+    scope: Scope,
+    games_per_player: int = 0,
 ) -> dict:
     """``players`` made by ``make`` arrive during ``warmup`` seconds, offering ``rate``
     asks/s together (None: a closed loop); then ``seconds`` are measured: asks/s, latency
-    quantiles, what came back, and the CPU per ask of the processes ``scope`` admits."""
+    quantiles, what came back, the signups and games started (``games``), and the CPU per
+    ask of the processes ``scope`` admits. ``games_per_player``: games per signup (0: each
+    simulated player signs up once for the whole run)."""
     latencies: list[float] = []
     counts: dict = {}
     measure_from = time.monotonic() + warmup
@@ -290,7 +329,14 @@ async def measure(
         await asyncio.sleep(seconds)
         snapshots.append((cpu_snapshot(scope), time.perf_counter()))
 
-    await asyncio.gather(clock(), *(make(window, gap, latencies, counts).run(warmup) for _ in range(players)))
+    made = [make(window, gap, latencies, counts) for _ in range(players)]
+    for player in made:
+        player.games_per_player = games_per_player
+    await asyncio.gather(clock(), *(player.run(warmup) for player in made))
+    games: dict = {}
+    for player in made:
+        for key, n in player.games.items():
+            games[key] = games.get(key, 0) + n
     (before, start), (after, end) = snapshots
     latencies.sort()
 
@@ -307,6 +353,7 @@ async def measure(
         "p99": q(0.99),
         "max": latencies[-1] * 1000 if latencies else 0.0,
         "statuses": counts,
+        "games": games,
         "cpu_ms_per_ask": cpu_per_ask(before, after, len(latencies)),
         "loadavg": Path("/proc/loadavg").read_text().split()[0],
     }
@@ -320,6 +367,7 @@ async def run(
     warmup: float = 5.0,
     auth: str = "session",
     scope: Scope = None,
+    games_per_player: int = 0,
 ) -> dict:
     """HTTP players (``auth``: browsers or API clients) on the server at ``url``."""
     base = urlsplit(url)
@@ -330,10 +378,14 @@ async def run(
         rate,
         warmup,
         scope,
+        games_per_player,
     )
 
 
-HEADER = "players | offered |   asks | asks/s | p50 ms | p95 ms | p99 ms | max ms | load | CPU ms per ask | answers"
+HEADER = (
+    "players | offered |   asks | asks/s | p50 ms | p95 ms | p99 ms | max ms | load | CPU ms per ask | answers"
+    " | signups and games started"
+)
 
 
 def row(name: str, r: dict) -> str:
@@ -343,7 +395,7 @@ def row(name: str, r: dict) -> str:
     return (
         f"{name[-10:]:>10} | {r['players']:>7} | {offered:>7} | {r['asks']:>6} | {r['asks_per_s']:>6.0f} | "
         f"{r['p50']:>6.1f} | {r['p95']:>6.1f} | {r['p99']:>6.1f} | {r['max']:>6.1f} | {r['loadavg']:>4} | {cpu} | "
-        f"{r['statuses']}"
+        f"{r['statuses']} | {r.get('games', {})}"
     )
 
 
@@ -391,6 +443,13 @@ def main() -> None:
         help="measure each server this many times, in turns (order reversed every other round)",
     )
     parser.add_argument(
+        "--games-per-player",
+        type=int,
+        default=0,
+        help="games per signup: 1 signs a new player up for every game (all ranked); default 0, one signup "
+        "per simulated player for the run (today's game ranked, the days before practice)",
+    )
+    parser.add_argument(
         "--auth",
         choices=("session", "token"),
         default="session",
@@ -402,7 +461,7 @@ def main() -> None:
     results: dict[tuple[str, int], list[dict]] = {}
     for n in args.players:
         for _, (name, url) in in_turns(servers, args.rounds):
-            r = run_loop(run(url, n, args.seconds, args.rate, args.warmup, args.auth))
+            r = run_loop(run(url, n, args.seconds, args.rate, args.warmup, args.auth, None, args.games_per_player))
             results.setdefault((name, n), []).append(r)
             print(row(name, r), flush=True)
     if args.rounds > 1 or len(servers) > 1:

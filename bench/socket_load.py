@@ -6,9 +6,11 @@
         --sockets uvicorn=ws://127.0.0.1:9001 daphne=ws://127.0.0.1:9002   # ASGI servers side by side
 
 Simulated browsers play whole daily games with bench.play_load's harness (arrival, pacing,
-measured window, CPU accounting): each signs up and starts today's attempt over HTTP
+measured window, CPU accounting): each signs up once and starts today's attempt over HTTP
 (session cookie, CSRF header), then asks the first rank of its hand until the game ends,
-and starts over as a new player. A ``socket`` mode's asks go over ``/ws/attempts/<id>``
+and goes on with the days before as practice, one game a day, each started over HTTP
+(``--games-per-player 1``: a new player for every game, the signup charged to each game,
+as this benchmark did before 2026-12-03). A ``socket`` mode's asks go over ``/ws/attempts/<id>``
 (one socket per game, opened with the cookie and the page's Origin, asks sent once the
 server says ``ready``) at the stack's proxy, or at the servers ``--sockets`` names; in
 ``http`` mode they are bench.play_load's own players. The modes run in turns (A B, B A,
@@ -50,12 +52,12 @@ class SocketPlayer(LoadPlayer):
         self.sockets = sockets
 
     async def play_one_game(self) -> None:
-        cookies: dict = {}
-        view = await self.signup(cookies, "sock")
+        view = await self.start_game("sock")
         if view is None:
             return
+        assert self.cookies is not None
         headers = {
-            "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
             # The page's origin: the site the socket belongs to.
             "Origin": f"{'https' if self.sockets.scheme == 'wss' else 'http'}://{self.sockets.netloc}",
         }
@@ -89,6 +91,7 @@ async def run_sockets(
     warmup: float = 5.0,
     sockets: str | None = None,
     scope: Scope = None,
+    games_per_player: int = 0,
 ) -> dict:
     base = urlsplit(url)
     at = urlsplit(sockets or f"{'wss' if base.scheme == 'https' else 'ws'}://{base.netloc}")
@@ -99,6 +102,7 @@ async def run_sockets(
         rate,
         warmup,
         scope,
+        games_per_player,
     )
 
 
@@ -142,6 +146,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=None, help="asks/s offered together; default: closed loop")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument(
+        "--games-per-player", type=int, default=0, help="games per signup (default 0: one signup for the run)"
+    )
     parser.add_argument("--modes", nargs="+", choices=("socket", "http"), default=["socket", "http"])
     parser.add_argument(
         "--sockets",
@@ -160,9 +167,23 @@ def main() -> None:
     for n in args.players:
         for _, (name, sockets) in in_turns(modes, args.rounds):
             if name == "http":
-                r = run_loop(play_load.run(args.url, n, args.seconds, args.rate, args.warmup))
+                r = run_loop(
+                    play_load.run(
+                        args.url, n, args.seconds, args.rate, args.warmup, games_per_player=args.games_per_player
+                    )
+                )
             else:
-                r = run_loop(run_sockets(args.url, n, args.seconds, args.rate, args.warmup, sockets))
+                r = run_loop(
+                    run_sockets(
+                        args.url,
+                        n,
+                        args.seconds,
+                        args.rate,
+                        args.warmup,
+                        sockets,
+                        games_per_player=args.games_per_player,
+                    )
+                )
             results.setdefault((name, n), []).append(r)
             print(row(name, r), flush=True)
     print("\nmedians over the rounds:")

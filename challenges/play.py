@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict, cast
 
 from django.db import connection, models
@@ -68,19 +69,39 @@ def one_move(move: Any) -> Play:
     return lambda eng, state: ([move], eng.apply(state, move))
 
 
-def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | None = None, state: Any = None):
-    """Apply ``play`` to ``game`` (read without a lock) and store the moves it made.
-    ``move`` must equal the number of moves already made: a stale or repeated request
-    (double click, two tabs, retry) is ``StaleMove`` and changes nothing; a refused move
-    (``GameError``) changes nothing either. ``game`` is updated in place.
-    ``state``: the state after ``game.moves`` if the caller holds it (a WebSocket keeps its
-    game between asks), else the deal is replayed. ``play`` changes it in place: when this
-    raises after the rules took the move (the write lost its race), it is stale, and the
-    caller must read the game again.
-    Returns (engine, state, events).
+@dataclass(slots=True)
+class Write:
+    """A move played on a game's state and the compare-and-set that stores it, not yet run
+    (``move_write``): the HTTP ask runs it on Django's connection (``play_stored``), the
+    game's WebSocket on its own asynchronous one (challenges/consumers.py); either then
+    calls ``landed`` with the rows it changed."""
 
-    No row lock: the write is one compare-and-set on the number of moves read, so of two
-    racing requests exactly one lands and the other is ``StaleMove`` (two round trips)."""
+    game: StoredGame
+    eng: Engine
+    state: Any
+    events: list[Event]
+    changes: dict[str, Any]
+    statement: str
+    params: list[Any]
+
+    def landed(self, rows: int) -> tuple[Engine, Any, list[Event]]:
+        """After the statement: the game updated in place, or ``StaleMove`` if it changed
+        nothing (another request changed the game first, or the write's guard refused)."""
+        if rows != 1:
+            raise StaleMove("another request changed this game first")
+        for name, value in self.changes.items():
+            setattr(self.game, name, value)
+        return self.eng, self.state, self.events
+
+
+def move_write(game: StoredGame, *, move: int, play: Play, now: dt.datetime | None = None, state: Any = None) -> Write:
+    """``play`` applied to ``game`` (read without a lock) and the statement that stores the
+    moves it made. ``move`` must equal the number of moves already made: a stale or
+    repeated request (double click, two tabs, retry) is ``StaleMove`` and changes nothing; a
+    refused move (``GameError``) changes nothing either. ``state``: the state after
+    ``game.moves`` if the caller holds it (a WebSocket keeps its game between asks), else
+    the deal is replayed. ``play`` changes it in place: when the write then does not land,
+    it is stale, and the caller must read the game again."""
     now = now or timezone.now()
     if game.status != PLAYING:
         raise GameOver(f"this game is {game.status}")
@@ -102,25 +123,26 @@ def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | N
         columns=", ".join(f"{field.column} = %s" for field in fields),
         guard=guard,
     )
+    params = [
+        *(field.get_db_prep_save(value, connection) for field, value in zip(fields, changes.values(), strict=True)),
+        game.pk,
+        move,
+        *guard_params,
+    ]
+    return Write(game, eng, state, events, changes, statement, params)
+
+
+def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | None = None, state: Any = None):
+    """Apply ``play`` to ``game`` and store the moves it made (``move_write``), on Django's
+    connection. ``game`` is updated in place. Returns (engine, state, events).
+
+    No row lock: the write is one compare-and-set on the number of moves read, so of two
+    racing requests exactly one lands and the other is ``StaleMove`` (two round trips)."""
+    write = move_write(game, move=move, play=play, now=now, state=state)
     with connection.cursor() as cursor:
-        cursor.execute(
-            statement,
-            [
-                *(
-                    field.get_db_prep_save(value, connection)
-                    for field, value in zip(fields, changes.values(), strict=True)
-                ),
-                game.pk,
-                move,
-                *guard_params,
-            ],
-        )
-        landed = cursor.rowcount == 1
-    if not landed:
-        raise StaleMove("another request changed this game first")
-    for name, value in changes.items():
-        setattr(game, name, value)
-    return eng, state, events
+        cursor.execute(write.statement, write.params)
+        rows = cursor.rowcount
+    return write.landed(rows)
 
 
 class GameView(TypedDict):

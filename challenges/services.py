@@ -7,10 +7,12 @@ import datetime as dt
 import hashlib
 import json
 import logging
+import math
 import re
 import secrets
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -19,20 +21,22 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from config.db import one_statement
-from config.redis_client import redis_client
+from config.redis_client import Unavailable, client_for, redis_client
+from config.throttling import hit, parse_rate
 from games.rules import fairplay
 from games.rules.base import DomainError, ReplayError
 from games.rules.registry import engine
 
 from . import days, hooks, names, origins
 from .models import Attempt, DailyChallenge, Player, Review
-from .play import one_move, play_stored
+from .play import Write, move_write, one_move
 
 log = logging.getLogger(__name__)
 
@@ -269,7 +273,7 @@ def _locked_attempt(attempt_id: int, player: Player | None = None) -> Attempt:
 
 # The ask is the hot path (a game is ~30 of them): a plain statement instead of the
 # ORM's query building, which cost ~1 ms of CPU per statement (bench/ask_cpu.py); the
-# write is play_stored's.
+# write is play.move_write's.
 _ASK_READ = (
     "SELECT a.status, a.moves, a.ranked, c.id, c.game, c.seed, c.date, c.reveals_at"
     f" FROM {Attempt._meta.db_table} a JOIN {DailyChallenge._meta.db_table} c ON c.id = a.challenge_id"
@@ -327,21 +331,89 @@ def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any, held: 
     enqueues its verification. Returns (attempt, state, events).
     ``held``: the game a WebSocket holds (``attempt_held``), updated in place by the ask; the
     write is the same compare-and-set, so another tab's ask is still ``stale_move`` here.
-    After any refusal the holder reads the game again (the state may be past the stored one)."""
-    if held is not None and held.attempt.pk == attempt_id and held.attempt.player_id == player.pk:
-        attempt = held.attempt
-        _, state, events = play_stored(attempt, move=move, play=one_move(rank), state=held.state)
-    else:
-        attempt = _attempt_for_ask(attempt_id, player)
-        _, state, events = play_stored(attempt, move=move, play=one_move(rank))
+    After any refusal the holder reads the game again (the state may be past the stored one).
+    The game's socket runs the same two halves with its own connection in between
+    (``ask_write``, then ``attempt_asked``)."""
+    attempt, write = ask_write(attempt_id=attempt_id, player=player, rank=rank, move=move, held=held)
+    with connection.cursor() as cursor:
+        cursor.execute(write.statement, write.params)
+        rows = cursor.rowcount
+    attempt, state, events = attempt_asked(attempt, write, rows)
     if attempt.status == Attempt.Status.VERIFYING:
         # Committed already (autocommit). Should this process die right here, the
         # attempt is `verifying` without a message: the sweeper enqueues it.
         transaction.on_commit(lambda: enqueue_verification(attempt.pk))
+    return attempt, state, events
+
+
+def ask_write(
+    *, attempt_id: int, player: Player, rank: Any, move: Any, held: HeldGame | None = None
+) -> tuple[Attempt, Write]:
+    """The ask played on the attempt (``held``'s, else read and replayed) and its
+    compare-and-set, not yet run (challenges/play.py ``move_write``)."""
+    if held is not None and held.attempt.pk == attempt_id and held.attempt.player_id == player.pk:
+        return held.attempt, move_write(held.attempt, move=move, play=one_move(rank), state=held.state)
+    attempt = _attempt_for_ask(attempt_id, player)
+    return attempt, move_write(attempt, move=move, play=one_move(rank))
+
+
+def attempt_asked(attempt: Attempt, write: Write, rows: int):
+    """After the ask's compare-and-set changed ``rows`` rows: (attempt, state, events), or
+    ``stale_move``. A finished game's verification is the caller's to enqueue, once the
+    write is committed (``enqueue_verification``)."""
+    _, state, events = write.landed(rows)
+    if attempt.status == Attempt.Status.VERIFYING:
         log.info(
             "attempt finished attempt=%s challenge=%s asks=%s", attempt.pk, attempt.challenge_id, len(attempt.moves)
         )
     return attempt, state, events
+
+
+# A socket spends the player's ask limit (settings.RATE_LIMITS["asks"], the HTTP ask's, on the
+# same key) from a lease taken in one round trip, not one round trip per ask: the count of
+# the window goes up by the lease, so every process and tab together still get at most the
+# limit per window. Asks leased and not spent before the socket closes count as spent: a
+# lease is at most ASK_LEASE asks, and at most one fiftieth of the limit (one ask at a time
+# under a limit of less than 100).
+ASK_LEASE = 8
+_LEASE = """
+redis.call('SET', KEYS[1], 0, 'EX', ARGV[1], 'NX')
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
+return {count, redis.call('PTTL', KEYS[1])}
+"""
+
+
+@lru_cache(maxsize=4)
+def _lease_script(location: str):
+    return client_for(location).register_script(_LEASE)
+
+
+def ask_lease(*, player: Player) -> tuple[int, float]:
+    """Asks of the player's limit for a socket to spend: (asks granted, seconds they last:
+    until the window closes), or (0, the seconds to wait: ``retry_after``). Without a
+    Redis cache, or while it fails, one ask at a time through the limiter itself
+    (config/throttling.py ``hit``, which then counts in this process's memory)."""
+    ident = f"user:{player.user_id}"
+    rate = parse_rate(settings.RATE_LIMITS.get("asks"))
+    if rate is None:
+        return ASK_LEASE, 3600.0
+    allowed, period = rate
+    want = max(1, min(ASK_LEASE, allowed // 50))
+    store = settings.CACHES["default"]
+    if want > 1 and "RedisCache" in store["BACKEND"]:
+        try:
+            count, ms_left = _lease_script(store["LOCATION"])(
+                keys=[cache.make_key(f"rl:asks:{ident}")], args=[period, want]
+            )
+        except Exception as exc:
+            if not isinstance(exc, Unavailable):
+                log.warning("rate limit store unavailable scope=asks: %s", exc.__class__.__name__)
+        else:
+            seconds = ms_left / 1000 if ms_left > 0 else float(period)
+            granted = max(0, min(want, allowed - (count - want)))
+            return (granted, seconds) if granted else (0, max(1, math.ceil(seconds)))
+    wait = hit("asks", ident)
+    return (1, float(period)) if wait is None else (0, wait)
 
 
 VERIFY_PENDING = "verify:pending"
