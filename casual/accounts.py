@@ -7,6 +7,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.contrib.auth.signals import user_logged_in
+
+from challenges import hooks
+
 from . import services
 from .models import CasualGame, CasualOwner
 from .selectors import SESSION_OWNER
@@ -39,7 +43,7 @@ def player_casual_delete(player: Any) -> None:
 
 
 def adopt_at_login(sender, request, user, **kwargs) -> None:
-    """Django's ``user_logged_in`` (apps.py): the casual games the browser played before
+    """Django's ``user_logged_in`` (connect): the casual games the browser played before
     signing in (its session's anonymous owner) become the player's. Here rather than on a
     casual request, so that no read writes."""
     session = getattr(request, "session", None)
@@ -47,3 +51,15 @@ def adopt_at_login(sender, request, user, **kwargs) -> None:
     if session is None or player is None or SESSION_OWNER not in session:
         return  # no games before the log-in, or a user without a player (staff)
     services.owner_adopt(anonymous_id=session.pop(SESSION_OWNER), player=player)
+
+
+def connect() -> None:
+    """Plug the casual games into the account (CasualConfig.ready): its export and deletion
+    (challenges/accounts.py) reach them through challenges/hooks.py, looked up at each call
+    (a test's monkeypatch of a function here is what runs), and a browser's casual games
+    follow the player who signs in on it."""
+    hooks.provide(
+        player_casual_games=lambda player: player_casual_games(player),
+        player_casual_delete=lambda player: player_casual_delete(player),
+    )
+    user_logged_in.connect(adopt_at_login, dispatch_uid="casual-adopt-at-login")

@@ -1,7 +1,4 @@
 from django.apps import AppConfig
-from django.contrib.auth.signals import user_logged_in
-
-from challenges import hooks
 
 
 class CasualConfig(AppConfig):
@@ -15,10 +12,4 @@ class CasualConfig(AppConfig):
     def ready(self) -> None:
         from . import accounts  # AppConfig.ready: it imports the models, loaded only now
 
-        # The account's export and deletion (challenges/accounts.py) reach the casual games here.
-        hooks.provide(
-            player_casual_games=lambda player: accounts.player_casual_games(player),
-            player_casual_delete=lambda player: accounts.player_casual_delete(player),
-        )
-        # A browser's casual games follow the player who signs in on it.
-        user_logged_in.connect(accounts.adopt_at_login, dispatch_uid="casual-adopt-at-login")
+        accounts.connect()
