@@ -1,14 +1,14 @@
 from django.urls import path
-from django.views.i18n import JavaScriptCatalog
+
+from config.catalogues import app_catalogue
 
 from . import api, views
 
 urlpatterns = [
+    app_catalogue("leagues"),  # the words of the leagues' scripts (leagues-jsi18n)
     path("leagues/", views.leagues, name="leagues"),
     path("leagues/<int:league_id>/", views.league, name="league"),
     path("leagues/join/<str:code>/", views.join, name="league-join"),
-    # The default catalog (config/urls.py) holds django.conf only; the leagues' strings live here.
-    path("leagues/jsi18n/", JavaScriptCatalog.as_view(packages=["leagues"]), name="leagues-jsi18n"),
     path("api/leagues", api.LeaguesView.as_view()),
     path("api/leagues/join", api.JoinView.as_view()),
     path("api/leagues/places/<str:date>", api.PlacesView.as_view()),
