@@ -81,6 +81,7 @@ class Draw:
     reason: str
 
 
+# The events are alike in shape (a seat and a field or two); each stays its own class, one per JSON "type".
 @dataclass(frozen=True, slots=True)
 class Pair:
     """Pêche: ``seat`` lays a pair of ``rank``."""

@@ -209,6 +209,7 @@ class GoFishEngine:
 
     # -- setup
 
+    # The signature of base.Engine.new (a seed or a deck, then this game's options), as every engine's.
     def new(
         self,
         *,

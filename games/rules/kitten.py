@@ -256,6 +256,7 @@ class KittenEngine(EndsWithOutcome):
     name = "kitten"
     rules_version = 1
 
+    # The signature of base.Engine.new (a seed or a deck, then this game's options), as every engine's.
     def new(
         self,
         *,
