@@ -45,6 +45,26 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return (statistics.median(samples) * 1000, samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000)
 
 
+def backend_cpu(pid: int) -> float | None:
+    """The CPU seconds Postgres' backend ``pid`` has used, when it runs on this machine."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def redis_cpu() -> float | None:
+    """The CPU seconds redis-server has used (its own count), or None without the rank index."""
+    from leaderboard import rank_index
+
+    try:
+        info = rank_index._redis().info("cpu")
+    except Exception:
+        return None
+    return info["used_cpu_user"] + info["used_cpu_sys"]
+
+
 def fill(size: int, monday):
     """The week of ``monday``: ``size`` ranked results on its Thursday, one per player
     (players PLAYER_BASE + 1..size), and WEEK_PLAYERS of them on each other day."""
@@ -237,10 +257,18 @@ def main() -> None:
     assert status == 200 and body["entries"] == entries
 
     cpu: dict[str, list[float]] = {}
+    servers: dict[str, tuple[float | None, float | None]] = {}
+    from django.db import connection
 
     def timed(fn, label: str = "") -> list[float]:
         """Wall times; this process's CPU times kept beside them (a loaded machine's wall
-        time is mostly waiting for a core, its own CPU time much less so)."""
+        time is mostly waiting for a core, its own CPU time much less so), and the CPU the
+        requests cost Postgres' backend and redis-server, per request: a request's wall
+        time is the three processes' work one after the other, and their wake-ups."""
+        fn(leagues[0])  # a request may open a new connection (conn_max_age): not measured
+        connection.ensure_connection()
+        pg_pid = connection.connection.info.backend_pid
+        pg0, redis0 = backend_cpu(pg_pid), redis_cpu()
         out, used = [], []
         for n in range(args.samples):
             league = leagues[n % len(leagues)]
@@ -249,6 +277,12 @@ def main() -> None:
             out.append(time.perf_counter() - t)
             used.append(time.process_time() - c)
         cpu[label] = used
+        pg1, redis1 = backend_cpu(pg_pid), redis_cpu()
+        same_backend = connection.connection is not None and connection.connection.info.backend_pid == pg_pid
+        servers[label] = (
+            (pg1 - pg0) / args.samples if pg0 is not None and pg1 is not None and same_backend else None,
+            (redis1 - redis0) / args.samples if redis0 is not None and redis1 is not None else None,
+        )
         return out
 
     calls = {
@@ -262,20 +296,24 @@ def main() -> None:
         ),
     }
     runs = {label: timed(call, label) for label, call in calls.items()}
-    # Postgres' own time for the boards' one query each (EXPLAIN ANALYZE, the median of 20).
-    from django.db import connection
 
-    def server_ms(sql: str, params: list) -> float:
-        times = []
-        for _ in range(20):
+    def server_ms(sql: str, params) -> tuple[float, float, bool]:
+        """Postgres' planning and execution times of a board's query (EXPLAIN ANALYZE, the
+        medians of 20, leagues in turn) and whether it compiled it (JIT). The selectors run
+        it prepared, with a generic plan: they pay no planning (leagues.selectors._rows)."""
+        planning, execution, jit = [], [], False
+        for n in range(20):
             with connection.cursor() as cursor:
-                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql, params)
-                times.append(cursor.fetchone()[0][0]["Execution Time"])
-        return statistics.median(times)
+                cursor.execute("EXPLAIN (ANALYZE, SUMMARY, FORMAT JSON) " + sql, params(leagues[n % len(leagues)]))
+                plan = cursor.fetchone()[0][0]
+            planning.append(plan["Planning Time"])
+            execution.append(plan["Execution Time"])
+            jit = jit or "JIT" in plan
+        return statistics.median(planning), statistics.median(execution), jit
 
-    day_sql = server_ms(selectors._sql(selectors._DAY_SQL), ["peche", measured.date, leagues[1].pk])
+    day_sql = server_ms(selectors._sql(selectors._DAY_SQL), lambda lg: ["peche", measured.date, lg.pk])
     week_sql = server_ms(
-        selectors._sql(selectors._WEEK_SQL), ["peche", monday, monday + dt.timedelta(days=6), leagues[1].pk]
+        selectors._sql(selectors._WEEK_SQL), lambda lg: ["peche", monday, monday + dt.timedelta(days=6), lg.pk]
     )
     print(f"load at the end {provenance.load_average()}")
     print(
@@ -284,12 +322,21 @@ def main() -> None:
         f"fill {filled:.0f} s, rank index build {built:.1f} s"
     )
     print(f"{'wall time, and this process CPU time':<42} | {'p50 ms':>7} | {'p99 ms':>7} | {'max ms':>7} | "
-          f"{'CPU p50':>7} | {'CPU p99':>7}")  # fmt: skip
+          f"{'CPU p50':>7} | {'CPU p99':>7} | {'PG CPU':>6} | {'Redis':>6}")  # fmt: skip
     for label, samples in runs.items():
         p50, p99 = percentiles(samples)
         c50, c99 = percentiles(cpu[label])
-        print(f"{label:<42} | {p50:>7.2f} | {p99:>7.2f} | {max(samples) * 1000:>7.2f} | {c50:>7.2f} | {c99:>7.2f}")
-    print(f"Postgres execution (EXPLAIN ANALYZE, median of 20): day board {day_sql:.2f} ms, week {week_sql:.2f} ms")
+        pg, redis = (f"{x * 1000:>6.2f}" if x is not None else f"{'n/a':>6}" for x in servers[label])
+        print(
+            f"{label:<42} | {p50:>7.2f} | {p99:>7.2f} | {max(samples) * 1000:>7.2f} | {c50:>7.2f} | {c99:>7.2f} | "
+            f"{pg} | {redis}"
+        )
+    print("PG CPU, Redis: the CPU time of Postgres' backend and of redis-server per request, mean ms")
+    for name, (planning, execution, jit) in (("day board", day_sql), ("week", week_sql)):
+        print(
+            f"Postgres, {name} query (EXPLAIN ANALYZE, medians of 20): planning {planning:.2f} ms (not paid: "
+            f"prepared), execution {execution:.2f} ms{', JIT' if jit else ', no JIT'}"
+        )
 
 
 if __name__ == "__main__":
