@@ -12,6 +12,13 @@ A refusal is ``{"error": code, "detail": text}`` with the HTTP API's codes, and 
 nothing; ``stale_move`` also carries the stored game's ``view`` (another tab asked first).
 After any refusal of the service the connection reads its game again from the database.
 
+Per ask, on the event loop alone: the rules on the held state, the compare-and-set on the
+socket's own Postgres connection (challenges/socket_writes.py), the answer encoded once.
+The player's ask limit is taken from a lease of a few asks (``services.ask_lease``, one
+Redis round trip per lease). The pool's threads (``on_db``) serve what happens once per
+game or after an error: the handshake, a lease, a refusal's re-read of the game, the
+credential's re-check, the finished game's verification.
+
 Messages of the server besides answers: ``{"ready": true, "move": n}`` once the game is
 held (a page asks only after it), and before it closes the socket on its own an error
 whose code says why (``not_authenticated``, ``bad_token``, ``not_found``, ``signed_out``,
@@ -21,6 +28,7 @@ whose code says why (``not_authenticated``, ``bad_token``, ``not_found``, ``sign
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import math
@@ -34,18 +42,17 @@ from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
-from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 from django.utils import timezone
 
 from config.errors import ApiError
 from config.inputs import parsed
-from config.throttling import hit
 from games.rules.base import DomainError
 
-from . import selectors, services, sockets
+from . import selectors, services, socket_writes, sockets
 from .api import AskIn
+from .models import Attempt
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +67,7 @@ CLOSE_CODES = {
     "too_many_sockets": 4429,
 }
 ASK_FIELDS = frozenset({"move", "rank"})
+UNAVAILABLE = {"error": "unavailable", "detail": "the database is unavailable; try again shortly"}
 # Open sockets (and handshakes under way) in this process, by player and by the credential
 # presented (one uvicorn process holds them all here: scripts/stack, docker-compose). A
 # count is checked and taken with no await in between. The credential's is checked before
@@ -97,34 +105,60 @@ def limit(name: str) -> float:
     return float(settings.GAME_SOCKET[name])
 
 
+def encoded(data: dict[str, Any]) -> str:
+    """JSON as the HTTP API renders it (DRF's compact separators, characters unescaped)."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
 class AttemptConsumer(AsyncWebsocketConsumer):
     held: services.HeldGame | None = None
     unsure = False  # the held game may be ahead of the stored one: read it before the next ask
     player: Any = None
     counted: tuple[tuple[str, Any], ...] = ()  # the OPEN counts this socket holds
+    # Asks left of the player's limit (services.ask_lease), until this time.monotonic().
+    leased = 0
+    leased_until = 0.0
 
     async def __call__(self, scope, receive, send) -> None:
-        """Channels' own loop, with two differences. A channel layer that fails (Redis
+        """Channels' own loop, with three differences. A channel layer that fails (Redis
         down) does not end the socket: Channels' would raise out of the loop and close
-        every socket of the process with 1011. And a message is not preceded by
-        ``close_old_connections`` on Channels' one sync thread (a thread hop per ask):
-        the database is used only on the pool's threads (``on_db``), which tidy their own."""
+        every socket of the process with 1011. A message is not preceded by
+        ``close_old_connections`` on Channels' one sync thread (a thread hop per ask): the
+        database is used only on the pool's threads (``on_db``), which tidy their own, and
+        on the socket's own connections (challenges/socket_writes.py). And the socket's
+        messages are awaited directly, the layer's (a log-out's close) by a task of their
+        own, each handled under ``turn``, one at a time as before: Channels' loop made a
+        task per message and waited on both sources for each."""
         self.scope = scope
         self.base_send = send
+        self.turn = asyncio.Lock()
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        sources = [receive]
+        listening = None
         if self.channel_layer is not None:
             self.channel_name = await self.channel_layer.new_channel()
-            sources.append(self.layer_message)
+            listening = asyncio.ensure_future(self.listen())
         try:
-            await await_many_dispatch(sources, self.dispatch)
+            while True:
+                message = await receive()
+                async with self.turn:
+                    await self.dispatch(message)
         except StopConsumer:
             pass
         finally:
+            if listening is not None:
+                listening.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await listening
             for key in self.counted:
                 OPEN[key] -= 1
                 if OPEN[key] <= 0:
                     del OPEN[key]
+
+    async def listen(self) -> None:
+        while True:
+            message = await self.layer_message()
+            async with self.turn:
+                await self.dispatch(message)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -175,7 +209,11 @@ class AttemptConsumer(AsyncWebsocketConsumer):
             return
         self.group = services.player_group(player.pk)
         await self.layer("group_add")
-        self.tokens = limit("burst")
+        # The connection's limits, read once (settings.GAME_SOCKET).
+        self.rate, self.burst, self.max_frame = limit("rate"), limit("burst"), limit("max_frame")
+        self.recheck_seconds, self.send_timeout = limit("recheck_seconds"), limit("send_timeout")
+        self.tokens = self.burst
+        self.writes = socket_writes.writes()
         self.filled_at = time.monotonic()
         self.heard_at = time.monotonic()
         await self.accept()
@@ -208,8 +246,9 @@ class AttemptConsumer(AsyncWebsocketConsumer):
     async def send_json(self, data: dict[str, Any]) -> None:
         """A client that does not read its answers is closed, not waited for."""
         try:
-            async with asyncio.timeout(limit("send_timeout")):  # no task per send, as wait_for makes
-                await self.send(text_data=json.dumps(data))
+            async with asyncio.timeout(getattr(self, "send_timeout", None) or limit("send_timeout")):
+                # No task per send, as wait_for makes.
+                await self.send(text_data=encoded(data))
         except TimeoutError:
             log.info("socket closed: slow reader attempt=%s", getattr(self, "attempt_id", None))
             await self.close(CLOSE_CODES["slow"])
@@ -235,7 +274,7 @@ class AttemptConsumer(AsyncWebsocketConsumer):
     def take_token(self) -> float | None:
         """The connection's own limit (a bucket): None if the ask may go, else the wait."""
         now = time.monotonic()
-        rate, burst = limit("rate"), limit("burst")
+        rate, burst = self.rate, self.burst
         self.tokens = min(burst, self.tokens + (now - self.filled_at) * rate)
         self.filled_at = now
         if self.tokens >= 1:
@@ -247,9 +286,13 @@ class AttemptConsumer(AsyncWebsocketConsumer):
         self.heard_at = time.monotonic()
         if self.held is None:
             return  # closing
-        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
-        if size > limit("max_frame"):
-            await self.error("too_large", f"a message is at most {int(limit('max_frame'))} bytes")
+        if text_data is not None:
+            # A character is 1 to 4 bytes: encoded only when the count alone cannot tell.
+            size = len(text_data) if len(text_data) * 4 <= self.max_frame else len(text_data.encode())
+        else:
+            size = len(bytes_data or b"")
+        if size > self.max_frame:
+            await self.error("too_large", f"a message is at most {int(self.max_frame)} bytes")
             return
         if text_data is None:
             await self.error("bad_json", "send text frames of JSON")
@@ -275,22 +318,54 @@ class AttemptConsumer(AsyncWebsocketConsumer):
         if wait is not None:
             await self.error("rate_limited", "too many asks on this socket", retry_after=max(1, math.ceil(wait)))
             return
-        # The answer is made on the database's thread, once the ask is stored (or refused).
-        answer = await on_db(self.answer, body["move"], body["rank"])
+        answer = await self.ask(body["move"], body["rank"])
         if answer.get("error") in CLOSE_CODES:
             await self.send_json(answer)
             await self.close(CLOSE_CODES[answer["error"]])
             return
         await self.send_json(answer)
 
+    async def ask(self, move: int, rank: str) -> dict[str, Any]:
+        """One ask: the answer (the attempt's view after it), or a refusal. The usual ask
+        is stored on the event loop (``self.writes``); the rest goes through ``answer`` on
+        the pool's threads."""
+        if self.writes is None or self.unsure or time.monotonic() - self.checked_at > self.recheck_seconds:
+            return await on_db(self.answer, move, rank)
+        if not self.leased or time.monotonic() >= self.leased_until:
+            refusal = await on_db(self.lease)
+            if refusal is not None:
+                return refusal
+        self.leased -= 1
+        held = self.held
+        assert held is not None
+        attempt = held.attempt
+        try:
+            _, write = services.ask_write(attempt_id=attempt.pk, player=self.player, rank=rank, move=move, held=held)
+            rows = await self.writes.rows(write.statement, write.params)
+            _, state, events = services.attempt_asked(attempt, write, rows)
+        except DomainError as exc:
+            return await on_db(self.refused, {"error": exc.code, "detail": exc.detail or exc.code})
+        except socket_writes.Error as exc:
+            log.warning("database unavailable on a socket ask attempt=%s: %s", self.attempt_id, exc.__class__.__name__)
+            return await on_db(self.refused, UNAVAILABLE)
+        if attempt.status == Attempt.Status.VERIFYING:
+            # Committed already. Should this process die right here, the attempt is
+            # `verifying` without a message: the sweeper enqueues it.
+            await on_db(services.enqueue_verification, attempt.pk)
+        return selectors.attempt_view(attempt, state, events=events)
+
     def answer(self, move: int, rank: str) -> dict[str, Any]:
+        """An ask on a thread of the pool, through Django's connection: the socket's first
+        ask, one after a refusal (the game read again), one that takes a new lease of the
+        player's limit or re-checks the credential, and every ask on a database other than
+        Postgres."""
         player = self.player
         try:
             if self.unsure:
                 self.held, self.unsure = services.attempt_held(attempt_id=self.attempt_id, player=player), False
             held = self.held
             assert held is not None
-            if time.monotonic() - self.checked_at > limit("recheck_seconds"):
+            if time.monotonic() - self.checked_at > self.recheck_seconds:
                 # The credential is read again now and then: a close message the layer
                 # could not carry (services.player_sockets_close) still ends this socket.
                 again, _, refused = sockets.scope_player(self.scope)
@@ -298,20 +373,36 @@ class AttemptConsumer(AsyncWebsocketConsumer):
                     self.held = None
                     return {"error": refused or "not_authenticated", "detail": "this socket's credential has ended"}
                 self.checked_at = time.monotonic()
-            wait = hit("asks", f"user:{player.user_id}")  # the player's limit, shared with the HTTP ask
-            if wait is not None:
-                return {"error": "rate_limited", "detail": "too many asks", "retry_after": wait}
+            if not self.leased or time.monotonic() >= self.leased_until:
+                refusal = self.lease()
+                if refusal is not None:
+                    return refusal
+            self.leased -= 1
             attempt, state, events = services.attempt_ask(
                 attempt_id=held.attempt.pk, player=player, rank=rank, move=move, held=held
             )
             return selectors.attempt_view(attempt, state, events=events)
         except DomainError as exc:
-            refusal: dict[str, Any] = {"error": exc.code, "detail": exc.detail or exc.code}
+            return self.refused({"error": exc.code, "detail": exc.detail or exc.code})
         except (OperationalError, InterfaceError):
             log.warning("database unavailable on a socket ask attempt=%s", self.attempt_id)
-            refusal = {"error": "unavailable", "detail": "the database is unavailable; try again shortly"}
-        # The held state may have taken the ask before its write lost: read the game again
-        # (now, or at the next ask if the database cannot answer now).
+            return self.refused(UNAVAILABLE)
+
+    def lease(self) -> dict[str, Any] | None:
+        """Asks of the player's limit, shared with the HTTP ask, a few at a time
+        (``services.ask_lease``); None if granted, else the refusal."""
+        self.leased, seconds = services.ask_lease(player=self.player)
+        if not self.leased:
+            return {"error": "rate_limited", "detail": "too many asks", "retry_after": int(seconds)}
+        self.leased_until = time.monotonic() + seconds
+        return None
+
+    def refused(self, refusal: dict[str, Any]) -> dict[str, Any]:
+        """After a refused ask (on a thread of the pool): the held state may have taken the
+        ask before its write lost, so the game is read again (now, or at the next ask if
+        the database cannot answer now). ``stale_move`` carries the stored game's view."""
+        player = self.player
+        refusal = dict(refusal)
         self.unsure = True
         try:
             self.held, self.unsure = services.attempt_held(attempt_id=self.attempt_id, player=player), False
