@@ -33,6 +33,7 @@ import json
 import logging
 import math
 import time
+import weakref
 from collections import Counter
 from functools import partial
 from types import SimpleNamespace
@@ -67,6 +68,9 @@ CLOSE_CODES = {
     "too_many_sockets": 4429,
 }
 ASK_FIELDS = frozenset({"move", "rank"})
+# Where the history's JSON goes in an answer's (no entry holds a NUL character).
+HISTORY_MARK = "\x00history\x00"
+HISTORY_MARK_JSON = json.dumps(HISTORY_MARK)
 UNAVAILABLE = {"error": "unavailable", "detail": "the database is unavailable; try again shortly"}
 # Open sockets (and handshakes under way) in this process, by player and by the credential
 # presented (one uvicorn process holds them all here: scripts/stack, docker-compose). A
@@ -74,11 +78,12 @@ UNAVAILABLE = {"error": "unavailable", "detail": "the database is unavailable; t
 # the database is asked anything: a client opening hundreds of sockets at once with one
 # token costs a few database reads, not hundreds.
 OPEN: Counter[tuple[str, Any]] = Counter()
-# The channel layer (Redis) carries only the log-out close: while it cannot be reached, a
-# socket waits this long between tries and plays on (GAME_SOCKET["recheck_seconds"] still
+# The channel layer (Redis) carries only the log-out close: while it cannot be reached, the
+# process's listener (``Closes``) waits this long between tries and the sockets play on (GAME_SOCKET["recheck_seconds"] still
 # ends one whose credential ended meanwhile).
 LAYER_RETRY_SECONDS = 1.0
 LAYER_TIMEOUT = 0.5
+REJOIN_SECONDS = 3600.0
 
 
 async def on_db(function, *args: Any, **kwargs: Any) -> Any:
@@ -110,33 +115,97 @@ def encoded(data: dict[str, Any]) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
+class Closes:
+    """The close messages of ``services.player_sockets_close`` for this event loop's sockets
+    (one uvicorn process: one loop): one channel of the layer, in the group every
+    process's sockets listen on (``services.SOCKETS_GROUP``), joined once and again every
+    REJOIN_SECONDS (the layer forgets a group's members after a day). A message names the
+    player; the player's sockets here are closed. Not a channel and a group per socket:
+    joining and leaving a group cost two Redis round trips per game, and each socket's
+    wait on the layer a task per wake-up (6-10% of the socket process's CPU, py-spy)."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+        self.sockets: dict[int, set[AttemptConsumer]] = {}
+        self.joined = asyncio.Event()
+        self.task = asyncio.ensure_future(self.listen())
+
+    @classmethod
+    async def of_loop(cls) -> Closes | None:
+        """The running loop's listener (None without a channel layer), joined to the group
+        or given up on after LAYER_TIMEOUT (the layer may be down: sockets play on)."""
+        layer = get_channel_layer()
+        if layer is None:
+            return None
+        loop = asyncio.get_running_loop()
+        found = _closes.get(loop)
+        if found is None or found.task.done():
+            found = _closes[loop] = cls(layer)
+        if not found.joined.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(LAYER_TIMEOUT):
+                    await found.joined.wait()
+        return found
+
+    def add(self, socket: AttemptConsumer) -> None:
+        self.sockets.setdefault(socket.player.pk, set()).add(socket)
+
+    def discard(self, socket: AttemptConsumer) -> None:
+        held = self.sockets.get(socket.player.pk)
+        if held is not None:
+            held.discard(socket)
+            if not held:
+                del self.sockets[socket.player.pk]
+
+    async def listen(self) -> None:
+        channel = await self.layer.new_channel()
+        while True:
+            rejoin_at = math.inf
+            try:
+                async with asyncio.timeout(LAYER_TIMEOUT):
+                    await self.layer.group_add(services.SOCKETS_GROUP, channel)
+                self.joined.set()
+                rejoin_at = time.monotonic() + REJOIN_SECONDS
+                async with asyncio.timeout(REJOIN_SECONDS):
+                    while True:
+                        message = await self.layer.receive(channel)
+                        if message.get("type") == "player.close":
+                            for socket in list(self.sockets.get(message.get("player"), ())):
+                                asyncio.ensure_future(socket.closed_by_layer(message))
+            except Exception as exc:  # noqa: BLE001 (whatever the layer's client raises)
+                if isinstance(exc, TimeoutError) and time.monotonic() >= rejoin_at:
+                    continue  # time to join again
+                log.info("channel layer unavailable: %s", exc.__class__.__name__)
+                await asyncio.sleep(LAYER_RETRY_SECONDS)
+
+
+_closes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Closes] = weakref.WeakKeyDictionary()
+
+
 class AttemptConsumer(AsyncWebsocketConsumer):
     held: services.HeldGame | None = None
     unsure = False  # the held game may be ahead of the stored one: read it before the next ask
     player: Any = None
     counted: tuple[tuple[str, Any], ...] = ()  # the OPEN counts this socket holds
+    # The history of the last answer and its entries' JSON (``view_text``).
+    history_known: tuple[list[Any], list[str]] = ([], [])
     # Asks left of the player's limit (services.ask_lease), until this time.monotonic().
     leased = 0
     leased_until = 0.0
 
     async def __call__(self, scope, receive, send) -> None:
-        """Channels' own loop, with three differences. A channel layer that fails (Redis
-        down) does not end the socket: Channels' would raise out of the loop and close
-        every socket of the process with 1011. A message is not preceded by
+        """Channels' own loop, with three differences. A message is not preceded by
         ``close_old_connections`` on Channels' one sync thread (a thread hop per ask): the
         database is used only on the pool's threads (``on_db``), which tidy their own, and
-        on the socket's own connections (challenges/socket_writes.py). And the socket's
-        messages are awaited directly, the layer's (a log-out's close) by a task of their
-        own, each handled under ``turn``, one at a time as before: Channels' loop made a
-        task per message and waited on both sources for each."""
+        on the socket's own connections (challenges/socket_writes.py). The socket's
+        messages are awaited directly: Channels' loop made a task per message and waited
+        on two sources for each. And the channel layer is not the socket's own: the
+        process listens once for every socket (``Closes``), and hands a log-out's close to
+        the player's sockets, each handled under the socket's ``turn`` like its messages;
+        a layer that fails (Redis down) ends no socket."""
         self.scope = scope
         self.base_send = send
         self.turn = asyncio.Lock()
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        listening = None
-        if self.channel_layer is not None:
-            self.channel_name = await self.channel_layer.new_channel()
-            listening = asyncio.ensure_future(self.listen())
         try:
             while True:
                 message = await receive()
@@ -145,20 +214,13 @@ class AttemptConsumer(AsyncWebsocketConsumer):
         except StopConsumer:
             pass
         finally:
-            if listening is not None:
-                listening.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await listening
+            closes = getattr(self, "closes", None)
+            if closes is not None:
+                closes.discard(self)
             for key in self.counted:
                 OPEN[key] -= 1
                 if OPEN[key] <= 0:
                     del OPEN[key]
-
-    async def listen(self) -> None:
-        while True:
-            message = await self.layer_message()
-            async with self.turn:
-                await self.dispatch(message)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -166,22 +228,9 @@ class AttemptConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def layer_message(self) -> dict[str, Any]:
-        while True:
-            try:
-                return await self.channel_layer.receive(self.channel_name)
-            except Exception as exc:  # noqa: BLE001 (whatever the layer's client raises)
-                log.info("channel layer unavailable: %s", exc.__class__.__name__)
-                await asyncio.sleep(LAYER_RETRY_SECONDS)
-
-    async def layer(self, operation: str) -> None:
-        """Join or leave the player's group; skipped (logged) if the layer fails or hangs."""
-        if self.channel_layer is None:
-            return
-        try:
-            await asyncio.wait_for(getattr(self.channel_layer, operation)(self.group, self.channel_name), LAYER_TIMEOUT)
-        except Exception as exc:  # noqa: BLE001
-            log.info("channel layer %s failed: %s", operation, exc.__class__.__name__)
+    async def closed_by_layer(self, message: dict[str, Any]) -> None:
+        async with self.turn:
+            await self.dispatch(message)
 
     async def connect(self) -> None:
         scope = self.scope
@@ -207,8 +256,9 @@ class AttemptConsumer(AsyncWebsocketConsumer):
         except DomainError as exc:
             await self.refuse(exc.code, exc.detail or exc.code)
             return
-        self.group = services.player_group(player.pk)
-        await self.layer("group_add")
+        self.closes = await Closes.of_loop()
+        if self.closes is not None:
+            self.closes.add(self)
         # The connection's limits, read once (settings.GAME_SOCKET).
         self.rate, self.burst, self.max_frame = limit("rate"), limit("burst"), limit("max_frame")
         self.recheck_seconds, self.send_timeout = limit("recheck_seconds"), limit("send_timeout")
@@ -240,15 +290,14 @@ class AttemptConsumer(AsyncWebsocketConsumer):
         watch = getattr(self, "watch", None)
         if watch is not None:
             watch.cancel()
-        if getattr(self, "group", None) is not None:
-            await self.layer("group_discard")
 
-    async def send_json(self, data: dict[str, Any]) -> None:
-        """A client that does not read its answers is closed, not waited for."""
+    async def send_json(self, data: dict[str, Any], text: str | None = None) -> None:
+        """``data`` (or its JSON ``text``, if made already). A client that does not read its
+        answers is closed, not waited for."""
         try:
             async with asyncio.timeout(getattr(self, "send_timeout", None) or limit("send_timeout")):
                 # No task per send, as wait_for makes.
-                await self.send(text_data=encoded(data))
+                await self.send(text_data=text if text is not None else encoded(data))
         except TimeoutError:
             log.info("socket closed: slow reader attempt=%s", getattr(self, "attempt_id", None))
             await self.close(CLOSE_CODES["slow"])
@@ -323,7 +372,23 @@ class AttemptConsumer(AsyncWebsocketConsumer):
             await self.send_json(answer)
             await self.close(CLOSE_CODES[answer["error"]])
             return
-        await self.send_json(answer)
+        await self.send_json(answer, self.view_text(answer) if "error" not in answer else None)
+
+    def view_text(self, view: dict[str, Any]) -> str:
+        """The view's JSON, its history's entries (every ask of the game so far, the bulk of
+        the answer by the end) encoded once per socket: an entry equal to the one at its
+        place in the last answer keeps that one's text. Comparing is ~10x cheaper than
+        encoding (bench.socket_cpu)."""
+        history = view.get("history")
+        if type(history) is not list:
+            return encoded(view)
+        known, texts = self.history_known
+        fresh = [
+            texts[i] if i < len(known) and known[i] == entry else encoded(entry) for i, entry in enumerate(history)
+        ]
+        self.history_known = (history, fresh)
+        text = encoded({**view, "history": HISTORY_MARK})
+        return text.replace(HISTORY_MARK_JSON, "[" + ",".join(fresh) + "]", 1)
 
     async def ask(self, move: int, rank: str) -> dict[str, Any]:
         """One ask: the answer (the attempt's view after it), or a refusal. The usual ask

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict, cast
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.utils import timezone
 
 from games.rules.base import Engine, GameOver, StaleMove
@@ -117,14 +117,15 @@ def move_write(game: StoredGame, *, move: int, play: Play, now: dt.datetime | No
     changes = {"moves": [*game.moves, *made], **game.after_moves(eng, state, now)}
     fields = [cast(models.Field, game._meta.get_field(name)) for name in changes]
     guard, guard_params = game.write_guard(now)
+    db = connections[DEFAULT_DB_ALIAS]  # once: each use of the proxy looks it up again (a Local)
     statement = _WRITE.format(
         table=game._meta.db_table,
-        length=_JSON_LENGTH[connection.vendor],
+        length=_JSON_LENGTH[db.vendor],
         columns=", ".join(f"{field.column} = %s" for field in fields),
         guard=guard,
     )
     params = [
-        *(field.get_db_prep_save(value, connection) for field, value in zip(fields, changes.values(), strict=True)),
+        *(field.get_db_prep_save(value, db) for field, value in zip(fields, changes.values(), strict=True)),
         game.pk,
         move,
         *guard_params,

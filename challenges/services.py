@@ -155,9 +155,9 @@ def player_rotate_token(*, player: Player) -> str:
     return token
 
 
-def player_group(player_id: int) -> str:
-    """The Channels group of a player's open game sockets (challenges/consumers.py)."""
-    return f"player.{player_id}"
+# The Channels group every process's game sockets listen on (challenges/consumers.py
+# ``Closes``); a close message names its player.
+SOCKETS_GROUP = "sockets"
 
 
 def player_sockets_close(*, player_id: int, reason: str) -> None:
@@ -168,7 +168,9 @@ def player_sockets_close(*, player_id: int, reason: str) -> None:
     authenticates again), the others fall back to HTTP and meet its 401. Never refuses the
     change that called it: a channel layer that cannot be reached is logged, and the sockets
     then close at their next credential check (settings.GAME_SOCKET["recheck_seconds"])."""
-    transaction.on_commit(lambda: _group_send(player_group(player_id), {"type": "player.close", "reason": reason}))
+    transaction.on_commit(
+        lambda: _group_send(SOCKETS_GROUP, {"type": "player.close", "player": player_id, "reason": reason})
+    )
 
 
 def _group_send(group: str, message: dict[str, Any]) -> None:
