@@ -33,7 +33,7 @@ from challenges.auth import current_player
 from config import openapi as doc
 from config.errors import ApiError
 from config.inputs import Input, Json, Whole, parsed
-from config.throttling import hit
+from config.rates import hit
 
 from . import models, selectors, services
 from .models import CasualOwner

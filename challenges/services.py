@@ -28,8 +28,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.db import one_statement
+from config.rates import hit, parse_rate
 from config.redis_client import Unavailable, client_for, redis_client
-from config.throttling import hit, parse_rate
 from games.rules import fairplay
 from games.rules.base import DomainError, ReplayError
 from games.rules.registry import engine
@@ -394,7 +394,7 @@ def ask_lease(*, player: Player) -> tuple[int, float]:
     """Asks of the player's limit for a socket to spend: (asks granted, seconds they last:
     until the window closes), or (0, the seconds to wait: ``retry_after``). Without a
     Redis cache, or while it fails, one ask at a time through the limiter itself
-    (config/throttling.py ``hit``, which then counts in this process's memory)."""
+    (config/rates.py ``hit``, which then counts in this process's memory)."""
     ident = f"user:{player.user_id}"
     rate = parse_rate(settings.RATE_LIMITS.get("asks"))
     if rate is None:

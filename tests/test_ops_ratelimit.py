@@ -22,7 +22,7 @@ from django.core.cache import cache
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from config import throttling
+from config import rates, throttling
 from config.throttling import parse_rate
 from tests.conftest import ROOT, wait_for, worker_env
 from tests.test_ops_health import free_port
@@ -165,9 +165,9 @@ def test_without_its_store_a_limit_opens_new_windows_and_forgets_the_oldest_clie
     """The per-process fallback, seen as a client sees it: over the limit it waits for its
     window to close, then passes again; and a process remembers a bounded number of clients
     (the oldest go first), never one more."""
-    monkeypatch.setattr(throttling, "_HERE_MAX", 50)  # the bound (100,000), small enough to reach here
+    monkeypatch.setattr(rates, "_HERE_MAX", 50)  # the bound (100,000), small enough to reach here
     clock = [1000.0]
-    monkeypatch.setattr(throttling.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(rates.time, "monotonic", lambda: clock[0])
     with override_settings(CACHES=dead_store(), RATE_LIMITS={"logins": "2/minute"}):
         assert [throttling.hit("logins", "first") for _ in range(3)] == [None, None, 61]
         clock[0] += 30
