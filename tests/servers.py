@@ -9,6 +9,7 @@ settings are loaded (./conftest.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import glob
 import os
@@ -148,6 +149,52 @@ class CeleryWorker:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+def stack_processes(run_dir: Path) -> list[int]:
+    """The live processes that the pid files of a scripts/stack run dir name and that are
+    that stack's (a pid file can outlive its process, and the pid be another's since): the
+    environment scripts/stack gave them names the run dir, or (nginx, which writes over its
+    environment) their command line does."""
+    pids = []
+    for file in Path(run_dir).glob("*.pid"):
+        try:
+            pid = int(file.read_text().strip())
+            ours = f"STACK_RUN_DIR={run_dir}".encode() in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            if (ours or f"{run_dir}/".encode() in Path(f"/proc/{pid}/cmdline").read_bytes()) and not _gone(pid):
+                pids.append(pid)
+        except (OSError, ValueError):
+            continue
+    return pids
+
+
+def stop_stack(run_dir: Path, grace: float = 5.0) -> None:
+    """A scripts/stack stack a test is done with: every process told to stop at once, and
+    killed with its process group if still there after ``grace`` seconds. `scripts/stack
+    stop` stops them one after another, each waited for warm (up to 30 s apiece), which
+    only the test of the script itself needs (tests/test_ops_stack.py)."""
+    pids = stack_processes(run_dir)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    while (pids := [pid for pid in pids if not _gone(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in stack_processes(run_dir):  # each started in a session of its own: pid = its group
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while any(not _gone(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or a dead one not yet reaped (a stack's parent, scripts/stack, is
+    long gone: whoever adopted it reaps it)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except (OSError, IndexError):
+        return True
 
 
 def postgres_bindir() -> Path | None:

@@ -21,6 +21,7 @@ from rest_framework.throttling import BaseThrottle
 
 from config.security import TrustedProxyMiddleware
 from tests.conftest import ROOT, wait_for
+from tests.servers import stop_stack
 from tests.test_ops_health import free_port
 
 STACK = str(ROOT / "scripts" / "stack")
@@ -63,8 +64,8 @@ def web_stack(tmp_path):
         return port, run
 
     yield start
-    for env, _ in started:
-        subprocess.run([STACK, "stop"], env=env, capture_output=True, text=True, timeout=90)
+    for _, run in started:
+        stop_stack(run)
 
 
 def slow_clients(port: int, count: int, seconds: float) -> threading.Event:

@@ -15,6 +15,7 @@ import pytest
 from django.conf import settings
 
 from tests.conftest import ROOT, fresh_session_redis, wait_for, worker_env
+from tests.servers import stop_stack
 from tests.test_ops_health import free_port
 from tests.test_ops_ratelimit import http_request
 
@@ -48,7 +49,7 @@ def stack(transactional_db, tmp_path):
     stack_command.run_dir = tmp_path / "run"
     stack_command.env = env  # a test may add settings before it starts the stack
     yield stack_command
-    stack_command("stop")
+    stop_stack(stack_command.run_dir)  # the first test stops it with the script, and asserts so
 
 
 def test_stack_starts_serves_verifies_and_stops(stack):

@@ -69,10 +69,13 @@ def me(server: Gunicorn, browser: Browser, token: str | None = None, cookies: di
     return browser.request(server, "GET", "/api/players/me", token=token, cookies=cookies)[0]
 
 
-@pytest.fixture
-def two_servers(transactional_db, tmp_path):
+@pytest.fixture(scope="module")
+def servers_of_the_module(django_db_setup, tmp_path_factory):
+    """Started once for the module (a few seconds each); every test signs up players of
+    its own, and the test database is emptied after each (two_servers)."""
     from django.db import connection
 
+    logs = tmp_path_factory.mktemp("two-servers")
     if "postgresql" in settings.DATABASES["default"]["ENGINE"]:
         env = worker_env(connection.settings_dict["NAME"])
     else:
@@ -82,9 +85,9 @@ def two_servers(transactional_db, tmp_path):
             "DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}",
         }
         env.pop("REDIS_URL", None)  # database sessions, as the embedded default
-    servers = [Gunicorn(env, tmp_path / f"gunicorn-{i}.log") for i in (1, 2)]
+    servers = [Gunicorn(env, logs / f"gunicorn-{i}.log") for i in (1, 2)]
     for i, server in enumerate(servers, 1):
-        server.access_log = tmp_path / f"access-{i}.log"
+        server.access_log = logs / f"access-{i}.log"
     try:
         for server in servers:
             server.start()
@@ -92,6 +95,13 @@ def two_servers(transactional_db, tmp_path):
     finally:
         for server in servers:
             server.stop()
+
+
+@pytest.fixture
+def two_servers(transactional_db, servers_of_the_module):
+    """Two servers on the test database, each answering for a test's credentials before one
+    of them ends them: a server that kept a copy of them would still accept them."""
+    return servers_of_the_module
 
 
 def new_player(server: Gunicorn, name: str) -> tuple[Browser, dict]:

@@ -17,12 +17,13 @@ import pytest
 from django.conf import settings
 
 from tests.conftest import ROOT, free_port
-from tests.servers import PostgresCluster
+from tests.servers import PostgresCluster, stop_stack
 
 
 class Stack:
     def __init__(self, run_dir: Path, port: int, redis_url: str, database_url: str) -> None:
         self.port = port
+        self.run_dir = run_dir
         self.env = dict(
             os.environ,
             DATABASE_URL=database_url,
@@ -98,7 +99,7 @@ def stack_factory(tmp_path, django_db_setup):
 
     yield make
     for stack in stacks:
-        stack.run("stop")
+        stop_stack(stack.run_dir)
 
 
 @pytest.fixture

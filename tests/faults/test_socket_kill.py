@@ -131,7 +131,7 @@ def test_the_socket_process_killed_under_an_ask_loses_and_doubles_nothing(stack_
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-            (run_dir / "sockets.pid").write_text(str(restarted.pid))  # `scripts/stack stop` ends it
+            (run_dir / "sockets.pid").write_text(str(restarted.pid))  # the stack's stop ends it
             again = socket_ready(page, seen, 1)
             for _ in range(2):
                 if my_turn(page):
