@@ -144,6 +144,13 @@ def main() -> None:
         f"{100 * kernel:.0f}% in the kernel; handshake {statistics.median(g[2] for g in games) * 1000:.2f} ms; "
         f"load {open('/proc/loadavg').read().split()[0]}"
     )
+    from django.db import connection
+
+    time.sleep(1)  # Postgres's statistics, flushed within a second
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'challenges_attempt'")
+        updated, hot = cursor.fetchone()
+    print(f"attempt rows updated {updated}, of which HOT (no index touched) {hot}")
     if profile:
         stats = pstats.Stats(profile)
         stats.sort_stats("cumulative").print_stats(args.profile)
