@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from . import peche
-from .cards import RANK_OF, RANKS, miss_chance
+from .cards import RANK_OF, miss_chance
 from .peche import ENGINE, OPPONENT, PLAYER, Observer, PecheState
 
 # Calibrated on the calibration deals (docs/fairplay.md: every bench player on fairplay-0 …
@@ -172,12 +172,17 @@ class Knowledge(peche.Knowledge):
         super().__init__()
         # ``absent`` plus absences inferred from the opponent's choices (the rule is public:
         # docs/rules.md §2); kept apart so that the engine's own rule can be mirrored
-        # exactly as one of the honest models.
+        # exactly as one of the honest models. Every write moves its rank to the end, so
+        # the values (``draws`` then) rise along the dict: ``_inferred`` reads only the
+        # ranks known absent within the last few draws, from the end.
         self.inferred: dict[str, int] = {}
 
     def _none_of(self, rank: str) -> None:
         self.known.discard(rank)
-        self.absent[rank] = self.inferred[rank] = self.draws
+        self.absent[rank] = self.draws
+        inferred = self.inferred
+        inferred.pop(rank, None)  # to the end: ``inferred`` in the order of its writes
+        inferred[rank] = self.draws
 
     def on_opponent_received(self, paired_rank: str | None) -> None:
         """The opponent got a card from the deck (deal or lake); ``paired_rank`` if it paired."""
@@ -216,6 +221,7 @@ class Knowledge(peche.Knowledge):
         absent = self.inferred
         for q in known:
             if q not in held:
+                absent.pop(q, None)
                 absent[q] = draws
         # The opponent's N/D of peche.opponent_choice for each rank, inlined: this runs at
         # every opponent ask of every verified game.
@@ -227,13 +233,18 @@ class Knowledge(peche.Knowledge):
         seen_at = seen.get(rank)
         k = m if seen_at is None or its_draws - seen_at > m else its_draws - seen_at
         n_r, d_r = miss_chance(total, 3 - 2 * pairs_by_rank[rank], k)
-        for q in RANKS:
-            if q == rank or q in held or pairs_by_rank[q] == 2 or q in known or absent.get(q) == draws:
+        higher: dict[tuple[int, int], bool] = {}  # P depends on (pairs, k) alone: most ranks share one
+        for q, pairs in pairs_by_rank.items():  # every rank, as RANKS
+            if pairs == 2 or q == rank or q in held or q in known or absent.get(q) == draws:
                 continue
             seen_at = seen.get(q)
             k = m if seen_at is None or its_draws - seen_at > m else its_draws - seen_at
-            n, d = miss_chance(total, 3 - 2 * pairs_by_rank[q], k)
-            if n * d_r < n_r * d:  # P(q) > P(rank), exactly
+            above = higher.get((pairs, k))
+            if above is None:
+                n, d = miss_chance(total, 3 - 2 * pairs, k)
+                above = higher[pairs, k] = n * d_r < n_r * d  # P(q) > P(rank), exactly
+            if above:
+                absent.pop(q, None)
                 absent[q] = draws
 
     def chances(
@@ -242,7 +253,7 @@ class Knowledge(peche.Knowledge):
         opponent_hand: int,
         lake: int,
         pairs_by_rank: dict[str, int],
-        player_hand: Container[str],
+        player_hand: Collection[str],
         *,
         inferred: bool = True,
     ) -> tuple[float, ...]:
@@ -264,44 +275,62 @@ class Knowledge(peche.Knowledge):
         so above 60 % (docs/fairplay.md), at the cost of 13 × m additions per ask. Both
         under-state: bench/fairplay.py prints stated chance against how often held.
         """
+        m = opponent_hand - len(self.known)
+        if inferred:
+            return self._inferred(ranks, m, pairs_by_rank, player_hand)
+        return self._basic(ranks, m, lake + m, pairs_by_rank)
+
+    def _basic(self, ranks: Iterable[str], m: int, total: int, pairs_by_rank: dict[str, int]) -> tuple[float, ...]:
+        """``chances(inferred=False)``: ``m`` the opponent's unknown cards, ``total`` = lake + m."""
         known = self.known
-        m = opponent_hand - len(known)
         draws = self.draws
-        if not inferred:
-            total = lake + m
-            out = []
-            for r in ranks:
-                if r in known:
-                    out.append(1.0)
-                    continue
-                seen_at = self.absent.get(r)
-                k = m if seen_at is None or draws - seen_at > m else draws - seen_at
-                n, d = miss_chance(total, 3 - 2 * pairs_by_rank[r], k)
-                out.append(1.0 - n / d)
-            return tuple(out)
-        absent = self.inferred
-        # eligible[s] = Σ c_q over ranks q that slot s (1 = the latest) may hold: each q
-        # counts in slots 1 … k_q, so add c_q at k_q and sum from the deepest slot up.
-        eligible = [0] * (m + 2)
-        depth: dict[str, int] = {}
-        for q in RANKS:
-            if q in known:
-                continue
-            c = 4 - 2 * pairs_by_rank[q] - (q in player_hand)
-            if c <= 0:
-                continue
-            seen_at = absent.get(q)
-            k = m if seen_at is None or draws - seen_at > m else draws - seen_at
-            depth[q] = k
-            eligible[k] += c
-        for s in range(m - 1, 0, -1):
-            eligible[s] += eligible[s + 1]
+        absent = self.absent
         out = []
         for r in ranks:
             if r in known:
                 out.append(1.0)
                 continue
-            k = depth.get(r, 0)
+            seen_at = absent.get(r)
+            k = m if seen_at is None or draws - seen_at > m else draws - seen_at
+            n, d = miss_chance(total, 3 - 2 * pairs_by_rank[r], k)
+            out.append(1.0 - n / d)
+        return tuple(out)
+
+    def _inferred(
+        self, ranks: Iterable[str], m: int, pairs_by_rank: dict[str, int], player_hand: Collection[str]
+    ) -> tuple[float, ...]:
+        """``chances(inferred=True)``; ``m``: the opponent's unknown cards. This runs at every
+        ask of every verified game, so it reads only what changes the slots' pools: W_s is
+        every unseen copy of a rank the opponent is not known to hold, less those of the
+        ranks known absent after slot s arrived (k_q < s: the few of the last m draws)."""
+        known = self.known
+        draws = self.draws
+        # Σ c_q over the ranks the opponent is not known to hold (c_q = 0 once q is paired twice).
+        unseen = 52 - 2 * sum(pairs_by_rank.values()) - len(player_hand)
+        for q in known:
+            unseen -= 4 - 2 * pairs_by_rank[q] - (q in player_hand)
+        depth: dict[str, int] = {}  # k_q < m (every other rank: m)
+        drop = [0] * (m + 1)  # drop[k] = Σ c_q of the ranks q with k_q = k
+        for q, seen_at in reversed(self.inferred.items()):  # latest first (see __init__)
+            k = draws - seen_at
+            if k >= m:
+                break
+            if q in known:
+                continue
+            c = 4 - 2 * pairs_by_rank[q] - (q in player_hand)
+            if c <= 0:
+                continue
+            depth[q] = k
+            drop[k] += c
+        eligible = [unseen] * (m + 1)  # eligible[s] = W_s: Σ c_q over the q with k_q ≥ s
+        for s in range(1, m + 1):
+            eligible[s] = eligible[s - 1] - drop[s - 1]
+        out = []
+        for r in ranks:
+            if r in known:
+                out.append(1.0)
+                continue
+            k = depth.get(r, m)
             c = 3 - 2 * pairs_by_rank[r]
             miss = 1.0
             for s in range(1, k + 1):
@@ -330,17 +359,21 @@ class Watcher(Observer):
         self.observed: list[Observed] = []
 
     def before_ask(self, state: PecheState, rank: str) -> None:
-        ranks = tuple(state.hands[PLAYER])
+        mine = state.hands[PLAYER]
+        ranks = tuple(mine)
         hand = state.hands[OPPONENT]
-        knowledge, sizes = self.knowledge, (len(hand), 52 - state.lake_next, state.pairs_by_rank, state.hands[PLAYER])
-        self.observed.append(
+        knowledge = self.knowledge
+        m = len(hand) - len(knowledge.known)
+        pairs_by_rank = state.pairs_by_rank
+        observed = self.observed
+        observed.append(
             Observed(
-                len(self.observed),
+                len(observed),
                 rank,
                 ranks,
-                knowledge.chances(ranks, *sizes),
-                knowledge.chances(ranks, *sizes, inferred=False),
-                tuple(r for r in ranks if r in hand),
+                knowledge._inferred(ranks, m, pairs_by_rank, mine),  # knowledge.chances, inlined
+                knowledge._basic(ranks, m, 52 - state.lake_next + m, pairs_by_rank),
+                tuple([r for r in ranks if r in hand]),
             )
         )
 
@@ -348,10 +381,13 @@ class Watcher(Observer):
         self.knowledge.on_opponent_choice(rank, state)
 
     def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
-        if seat == PLAYER:
-            self.knowledge.on_player_ask(rank, given is not None)
+        # knowledge.on_player_ask / on_opponent_ask, inlined (every ask of every verified
+        # game): none of ``rank`` now, unless the opponent was refused it (then it holds one).
+        knowledge = self.knowledge
+        if seat == PLAYER or given is not None:
+            knowledge._none_of(rank)
         else:
-            self.knowledge.on_opponent_ask(rank, given is not None)
+            knowledge.known.add(rank)
 
     def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
         # A card from the deck (deal, fish, empty hand): public only whether it paired, and
@@ -536,61 +572,6 @@ class Observed(NamedTuple):
     held_ranks: tuple[str, ...]
 
 
-def _choices(a: Observed) -> list[tuple[float, float]]:
-    """For each model of MODELS: π_m of the rank asked, and q = π_m's weight on the ranks
-    the opponent held (``_policy`` without building the lists: this runs for every ask
-    of every verified game)."""
-    ranks, chances = a.ranks, a.chances
-    n = len(ranks)
-    held = a.held_ranks
-    i = ranks.index(a.rank)
-    h = len(held)
-    hidx = [j for j, r in enumerate(ranks) if r in held] if h else []
-    leak = LEAK / n
-    keep = 1.0 - LEAK
-    uniform = (1.0 / n, h / n)
-    best = max(chances)
-    out = []
-    exp = math.exp
-    for model in MODELS:
-        kind = model.kind
-        if kind == "uniform":
-            out.append(uniform)
-            continue
-        if kind == "soft":
-            beta = model.beta
-            w = [exp(beta * (c - best)) for c in chances]
-            k = keep / sum(w)
-            wq = 0.0
-            for j in hidx:
-                wq += w[j]
-            out.append((leak + k * w[i], h * leak + k * wq))
-            continue
-        if kind == "oldest":
-            out.append((leak + (keep if i == 0 else 0.0), h * leak + (keep if hidx and hidx[0] == 0 else 0.0)))
-            continue
-        if kind == "newest":
-            last = n - 1
-            out.append((leak + (keep if i == last else 0.0), h * leak + (keep if hidx and hidx[-1] == last else 0.0)))
-            continue
-        if kind == "engine":
-            basic = a.basic
-            first = basic.index(max(basic))
-            out.append((leak + (keep if i == first else 0.0), h * leak + (keep if first in hidx else 0.0)))
-            continue
-        if kind == "memory":
-            chosen = [j for j, c in enumerate(chances) if c >= 1.0 - 1e-12]
-            if not chosen:
-                out.append(uniform)
-                continue
-        else:  # greedy
-            chosen = [j for j, c in enumerate(chances) if c >= best - 1e-12]
-        k = keep / len(chosen)
-        wq = sum(1 for j in chosen if j in hidx) if h else 0
-        out.append((leak + (k if i in chosen else 0.0), h * leak + k * wq))
-    return out
-
-
 class _Fit:
     """One model's fit of one game: Σ log π(a), the gains g = 1/q − 1 of the asks that hit
     a held rank, the count of asks that missed one, and the best θ with its gain."""
@@ -731,20 +712,83 @@ class GameAssessment:
 
 
 def _fit_models(raw: list[Observed]) -> list[_Fit]:
-    """Every model's fit of the game's asks."""
+    """Every model's fit of the game's asks: for each ask and each model of MODELS, p = π_m
+    of the rank asked and q = π_m's weight on the ranks the opponent held (``_policy``
+    without building the lists, and q only when a rank was held: this runs for every ask
+    of every verified game)."""
     nm = len(MODELS)
     log_pi = [0.0] * nm
     gains: list[list[float]] = [[] for _ in range(nm)]
     misses = [0] * nm
     log = math.log
+    exp = math.exp
+    keep = 1.0 - LEAK
+    plan = [(m, model.kind, model.beta) for m, model in enumerate(MODELS)]
     for a in raw:
-        if len(a.ranks) == 1:
+        ranks = a.ranks
+        n = len(ranks)
+        if n == 1:
             continue  # π = 1 under every model, and the held set is all or nothing: no evidence
-        hit = a.rank in a.held_ranks
-        any_held = bool(a.held_ranks)
-        for m, (p, q) in enumerate(_choices(a)):
+        chances = a.chances
+        held = a.held_ranks
+        h = len(held)
+        i = ranks.index(a.rank)
+        leak = LEAK / n
+        best = max(chances)
+        if not h:  # nothing to tell: only Σ log π
+            for m, kind, beta in plan:
+                if kind == "uniform":
+                    p = 1.0 / n
+                elif kind == "soft":
+                    w = [exp(beta * (c - best)) for c in chances]
+                    p = leak + keep / sum(w) * w[i]
+                elif kind == "oldest":
+                    p = leak + (keep if i == 0 else 0.0)
+                elif kind == "newest":
+                    p = leak + (keep if i == n - 1 else 0.0)
+                elif kind == "engine":
+                    basic = a.basic
+                    p = leak + (keep if i == basic.index(max(basic)) else 0.0)
+                else:
+                    floor = 1.0 - 1e-12 if kind == "memory" else best - 1e-12  # else greedy
+                    chosen = [j for j, c in enumerate(chances) if c >= floor]
+                    p = leak + (keep / len(chosen) if i in chosen else 0.0) if chosen else 1.0 / n
+                log_pi[m] += log(p)
+            continue
+        hit = a.rank in held
+        hidx = [j for j, r in enumerate(ranks) if r in held]
+        hl = h * leak
+        for m, kind, beta in plan:
+            if kind == "uniform":
+                p, q = 1.0 / n, h / n
+            elif kind == "soft":
+                w = [exp(beta * (c - best)) for c in chances]
+                k = keep / sum(w)
+                wq = 0.0
+                for j in hidx:
+                    wq += w[j]
+                p, q = leak + k * w[i], hl + k * wq
+            elif kind == "oldest":
+                p, q = leak + (keep if i == 0 else 0.0), hl + (keep if hidx and hidx[0] == 0 else 0.0)
+            elif kind == "newest":
+                last = n - 1
+                p, q = leak + (keep if i == last else 0.0), hl + (keep if hidx and hidx[-1] == last else 0.0)
+            elif kind == "engine":
+                basic = a.basic
+                first = basic.index(max(basic))
+                p, q = leak + (keep if i == first else 0.0), hl + (keep if first in hidx else 0.0)
+            else:
+                floor = 1.0 - 1e-12 if kind == "memory" else best - 1e-12  # else greedy
+                chosen = [j for j, c in enumerate(chances) if c >= floor]
+                if chosen:
+                    k = keep / len(chosen)
+                    # how many chosen ranks were held (an exact count, however it is taken)
+                    wq = (chosen[0] in hidx) if len(chosen) == 1 else len([j for j in chosen if j in hidx])
+                    p, q = leak + (k if i in chosen else 0.0), hl + k * wq
+                else:  # memory, sure of no rank: uniform
+                    p, q = 1.0 / n, h / n
             log_pi[m] += log(p)
-            if not any_held or q >= 1.0 - 1e-12:
+            if q >= 1.0 - 1e-12:
                 continue  # nothing to tell: the cheater chooses alike
             if hit:
                 gains[m].append(1.0 / q - 1.0)
