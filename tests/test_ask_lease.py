@@ -10,7 +10,7 @@ from django.test import override_settings
 
 from challenges import services
 from challenges.models import Player
-from config.throttling import hit
+from config.rates import hit
 from tests.conftest import new_player
 
 pytestmark = pytest.mark.django_db
