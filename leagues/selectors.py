@@ -18,6 +18,7 @@ import datetime as dt
 import re
 from typing import Any
 
+import psycopg
 from django.conf import settings
 from django.db import connection
 from django.db.models import Count, OuterRef, Q, Subquery
@@ -288,8 +289,6 @@ def _rows(sql: str | dict[str, str], params: list) -> list[tuple]:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall()
-    import psycopg
-
     # What connection.cursor() does, with the server-binding cursor class: the debug cursor
     # when queries are recorded (DEBUG, tests), and database errors as Django's.
     connection.close_if_health_check_failed()
