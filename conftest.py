@@ -81,6 +81,37 @@ MARK_BY_FIXTURE = {
 }
 
 
+# The tests that take longest, in seconds each (setup, call and teardown, on this machine
+# when quiet: `make test` prints the slowest); a node id or the start of one. Only the order
+# of the run depends on them (slowest_first): a figure out of date costs minutes, never a test.
+SLOW = {
+    "tests/faults/test_schemathesis.py::": 75,
+    "tests/faults/test_socket_faults.py::test_redis_down_30s": 55,
+    "tests/faults/test_outages.py::test_redis_stopped_30s": 50,
+    "tests/faults/test_socket_faults.py::test_postgres_restarted": 35,
+    "tests/faults/test_socket_faults.py::test_a_client_opening_1000_sockets": 35,
+    "tests/test_input_fuzz.py::test_a_players_requests_anywhere": 35,
+    "tests/browser/test_accessibility.py::": 25,
+    "tests/test_day_close.py::test_across_a_real_midnight": 30,
+    "tests/browser/test_csp.py::test_no_page_violates": 30,
+    "tests/test_ops_stack.py::test_stack_starts": 25,
+    "tests/browser/test_leagues.py::test_a_league_made_in_one_browser": 25,
+    "tests/test_input_fuzz.py::test_anonymous_requests_anywhere": 25,
+    "tests/browser/test_daily.py::test_full_game_with_the_keyboard_only": 22,
+    "tests/faults/test_outages.py::test_postgres_restarted": 22,
+    "tests/browser/test_kitten.py::test_every_control_acts": 20,
+    "tests/browser/test_kitten.py::test_no_serious_axe_violation": 18,
+    "tests/faults/test_socket_faults.py::test_a_frame_of_1mb": 18,
+    "tests/faults/test_socket_kill.py::": 18,
+    "tests/games/test_conformance.py::test_shared_check_vectors_tool": 18,
+    "tests/test_casual_anonymous.py::test_a_class_of_40_browsers": 18,
+    "tests/faults/test_fuzz_replay.py::test_verification_of_any_stored_asks": 15,
+    "tests/browser/test_leagues.py::test_the_leagues_pages_have_no_serious": 15,
+    "tests/browser/test_daily_end.py::": 15,
+    "tests/test_ops_stack.py::test_two_web_instances": 15,
+}
+
+
 def pytest_collection_modifyitems(config, items):
     tests = Path(__file__).resolve().parent / "tests"
     for item in items:
@@ -90,6 +121,35 @@ def pytest_collection_modifyitems(config, items):
         for name in sorted(n for n in names if n):
             if item.get_closest_marker(name) is None:
                 item.add_marker(name)
+    workers = getattr(config, "workerinput", {}).get("workercount", 0)
+    if workers > 1 and config.getoption("dist", None) == "worksteal":
+        items[:] = slowest_first(items, workers)
+
+
+def slowest_first(items: list, workers: int) -> list:
+    """The order for pytest-xdist's worksteal: it hands worker k the k-th of ``workers``
+    consecutive slices of the list, and a worker that runs out takes the far end of
+    another's slice. Each slice begins with its share of the slow tests (the longest first,
+    each to the slice with the least so far): none is left to start alone at the end, while
+    the quick ones, in their usual order, fill the slices and the ends that are taken.
+    Every worker collects the same list, so all compute the same order."""
+    weight = {item.nodeid: next((s for key, s in SLOW.items() if item.nodeid.startswith(key)), 0) for item in items}
+    slow = sorted((item for item in items if weight[item.nodeid]), key=lambda item: -weight[item.nodeid])
+    quick = iter(item for item in items if not weight[item.nodeid])
+    sizes, left = [], len(items)
+    for k in range(workers):  # as xdist's worksteal cuts the slices
+        sizes.append(left // (workers - k))
+        left -= sizes[-1]
+    slices: list[list] = [[] for _ in range(workers)]
+    loads = [0] * workers
+    for item in slow:
+        open_ = [k for k in range(workers) if len(slices[k]) < sizes[k]]
+        k = min(open_, key=lambda k: loads[k])
+        slices[k].append(item)
+        loads[k] += weight[item.nodeid]
+    for k in range(workers):
+        slices[k] += [next(quick) for _ in range(sizes[k] - len(slices[k]))]
+    return [item for part in slices for item in part]
 
 
 @pytest.hookimpl(tryfirst=True)
