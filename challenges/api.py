@@ -8,6 +8,7 @@ import secrets
 
 from django.conf import settings
 from django.contrib.auth import login, logout, update_session_auth_hash
+from django.db import transaction
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -167,8 +168,17 @@ class PlayersView(APIView):
     def post(self, request):
         body = parsed(PlayerCreateIn, request)
         browser = device_cookie(request)
-        player, token = services.player_create(name=body["name"], client=client_address(request), browser=browser)
-        login(request._request, player.user, backend=PLAYER_BACKEND)
+        try:
+            # One step: if the browser's previous player's session cannot be ended (Redis
+            # down, its breaker open), the new player is not kept either, and the answer is
+            # a 503 to try again, not a 500 that left a name taken.
+            with transaction.atomic():
+                player, token = services.player_create(
+                    name=body["name"], client=client_address(request), browser=browser
+                )
+                login(request._request, player.user, backend=PLAYER_BACKEND)
+        except REDIS_FAILED:
+            raise sessions_unavailable() from None
         response = Response({"id": player.pk, "name": player.name, "token": token}, status=status.HTTP_201_CREATED)
         keep_device_cookie(response, browser)
         return response

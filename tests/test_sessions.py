@@ -356,6 +356,18 @@ def test_without_redis_a_browser_with_a_session_still_signs_up(redis_down):
     assert browser.get("/api/players/me").json()["name"] == "Outage Signup"
 
 
+def test_without_redis_a_second_name_in_a_browser_waits_and_takes_nothing(redis_down):
+    """Signing up another name ends the browser's player's session: without Redis it cannot
+    end, so the answer is a 503 to try again, and the new name was not kept (not taken)."""
+    from challenges.models import Player
+
+    browser, info = browser_player("First Name")
+    refused = browser.post("/api/players", {"name": "Second Name"}, content_type="application/json", **info["csrf"])
+    assert refused.status_code == 503 and refused.json()["error"] == "unavailable"
+    assert not Player.objects.filter(name="Second Name").exists()
+    assert browser.get("/api/players/me").json()["name"] == "First Name"
+
+
 def test_without_redis_a_change_is_refused_and_nothing_changes(redis_down):
     from challenges.models import Player
 
