@@ -10,8 +10,11 @@ QUICK := not browser and not stack and not fault and not worker
 # pytest-xdist's worker processes for `make test` and `make test-quick` (TEST_PROCS=0: one
 # process). Each worker has its own test database and its own redis-server (./conftest.py);
 # much of a browser or stack test is spent waiting on another process, so the two cores take
-# two workers without either starving. worksteal: a worker that runs out takes tests queued
-# for the other, so the slow tests at the end do not run one after another on one worker.
+# two workers without either starving. Three were no faster on a loaded machine (984 and
+# 1,174 s against 959 s for two) and failed 7 to 9 tests there: with the cores that full,
+# Redis calls pass the hot path's 100 ms and open the breaker. worksteal: a worker that runs
+# out takes tests queued for the other; ./conftest.py starts each worker on its share of the
+# slowest tests, so none is left to run alone at the end.
 TEST_PROCS ?= 2
 PYTEST := $(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist worksteal --durations=20
 # 1: lint also checks the formatting (`ruff format --check`).

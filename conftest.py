@@ -121,9 +121,16 @@ def pytest_collection_modifyitems(config, items):
         for name in sorted(n for n in names if n):
             if item.get_closest_marker(name) is None:
                 item.add_marker(name)
-    workers = getattr(config, "workerinput", {}).get("workercount", 0)
-    if workers > 1 and config.getoption("dist", None) == "worksteal":
-        items[:] = slowest_first(items, workers)
+    workerinput = getattr(config, "workerinput", {})
+    if workerinput.get("workercount", 0) > 1 and workerinput.get("dist") == "worksteal":
+        items[:] = slowest_first(items, workerinput["workercount"])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """(pytest-xdist, in the process that hands out the tests.) A worker's own options say
+    "no" distribution: it is told the mode here, for slowest_first."""
+    node.workerinput["dist"] = node.config.getoption("dist")
 
 
 def slowest_first(items: list, workers: int) -> list:
