@@ -52,11 +52,11 @@ def hit(scope: str, ident: str) -> int | None:
     allowed, period = limit
     key = f"rl:{scope}:{ident}"
     try:
-        count, seconds_left = _bump(key, period)
+        count, seconds_left = bump(key, period)
     except Exception as exc:  # the store is down: count in this process's memory
         if not isinstance(exc, Unavailable):  # once per failure, not once per request skipped
             log.warning("rate limit store unavailable scope=%s: %s", scope, exc.__class__.__name__)
-        count, seconds_left = _bump_here(key, period)
+        count, seconds_left = bump_here(key, period)
     if count <= allowed:
         return None
     if seconds_left is None:
@@ -68,7 +68,7 @@ def hit(scope: str, ident: str) -> int | None:
     return max(1, seconds_left)
 
 
-def _bump(key: str, period: int) -> tuple[int, int | None]:
+def bump(key: str, period: int) -> tuple[int, int | None]:
     """(requests in the current window, seconds until it closes if known for free)."""
     store = settings.CACHES["default"]
     if "RedisCache" in store["BACKEND"]:  # the cache's Redis, one atomic round trip
@@ -91,7 +91,7 @@ _HERE_LOCK = threading.Lock()
 _HERE_MAX = 100_000  # clients counted at once; beyond, the closed windows go, then the oldest
 
 
-def _bump_here(key: str, period: int) -> tuple[int, int]:
+def bump_here(key: str, period: int) -> tuple[int, int]:
     now = time.monotonic()
     with _HERE_LOCK:
         count, ends = _HERE.get(key, (0, 0.0))

@@ -10,10 +10,7 @@ from django.conf import settings
 from django.core.cache import cache
 from rest_framework.throttling import BaseThrottle
 
-# Re-exported: the HTTP layer and the tests reach the counters through this module.
-from config.rates import _HERE, _bump, _bump_here, _window_script, hit, parse_rate
-
-__all__ = ["_HERE", "_bump", "_bump_here", "_window_script", "hit", "parse_rate"]
+from config.rates import bump, bump_here, hit, parse_rate
 
 log = logging.getLogger(__name__)
 
@@ -113,9 +110,9 @@ def login_failed(scope: str, request, username: str) -> None:
     address = BaseThrottle().get_ident(request) or "?"
     key = f"lf:{scope}:{_name_ident(username)}"
     try:
-        count, _ = _bump(key, period)
+        count, _ = bump(key, period)
     except Exception:
-        count, _ = _bump_here(key, period)
+        count, _ = bump_here(key, period)
     addresses = _remember_address(f"{key}:from", address, period)
     if count % threshold == 0:
         log.warning(

@@ -22,8 +22,8 @@ from django.core.cache import cache
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from config import rates, throttling
-from config.throttling import parse_rate
+from config import rates
+from config.rates import parse_rate
 from tests.conftest import ROOT, wait_for, worker_env
 from tests.test_ops_health import free_port
 
@@ -40,7 +40,7 @@ def fresh_counters():
             client.delete(key)
     else:
         cache.clear()
-    throttling._HERE.clear()  # the per-process fallback's counts, too
+    rates._HERE.clear()  # the per-process fallback's counts, too
 
 
 _ip_counter = iter(range(1, 250))
@@ -169,15 +169,15 @@ def test_without_its_store_a_limit_opens_new_windows_and_forgets_the_oldest_clie
     clock = [1000.0]
     monkeypatch.setattr(rates.time, "monotonic", lambda: clock[0])
     with override_settings(CACHES=dead_store(), RATE_LIMITS={"logins": "2/minute"}):
-        assert [throttling.hit("logins", "first") for _ in range(3)] == [None, None, 61]
+        assert [rates.hit("logins", "first") for _ in range(3)] == [None, None, 61]
         clock[0] += 30
-        assert throttling.hit("logins", "first") == 31  # the same window, 30 s later
+        assert rates.hit("logins", "first") == 31  # the same window, 30 s later
         clock[0] += 31  # the window closed: counting starts again
-        assert [throttling.hit("logins", "first") for _ in range(3)] == [None, None, 61]
+        assert [rates.hit("logins", "first") for _ in range(3)] == [None, None, 61]
         for i in range(60):  # more clients than the process remembers
-            assert throttling.hit("logins", f"client {i}") is None
-        assert throttling.hit("logins", "first") is None  # the oldest was forgotten
-        assert [throttling.hit("logins", "client 59") for _ in range(2)] == [None, 61]  # a recent one was not
+            assert rates.hit("logins", f"client {i}") is None
+        assert rates.hit("logins", "first") is None  # the oldest was forgotten
+        assert [rates.hit("logins", "client 59") for _ in range(2)] == [None, 61]  # a recent one was not
 
 
 # --- the admin's log-in ----------------------------------------------------------------

@@ -12,8 +12,8 @@ from django.core.cache import caches
 from django.test import override_settings
 
 from challenges import services
+from config import rates
 from config import redis_client as guard
-from config import throttling
 from leaderboard import rank_index
 
 
@@ -55,7 +55,7 @@ class Silent:
 def silent():
     server = Silent()
     guard.reset_breakers()
-    throttling._HERE.clear()
+    rates._HERE.clear()
     store = {"default": {"BACKEND": "config.cache.GuardedRedisCache", "LOCATION": server.url}}
     with override_settings(REDIS_URL=server.url, CACHES=store, RATE_LIMITS={"asks": "5/minute"}):
         yield server
@@ -64,7 +64,7 @@ def silent():
 
 
 def test_one_timeout_opens_the_breaker_for_every_use(silent):
-    assert throttling.hit("asks", "user:1") is None  # the store timed out: counted in memory
+    assert rates.hit("asks", "user:1") is None  # the store timed out: counted in memory
     assert silent.sends == 1 and guard.is_down(silent.url)
     assert not rank_index.available()
     # Every other use now fails at once, without a byte sent.
@@ -76,7 +76,7 @@ def test_one_timeout_opens_the_breaker_for_every_use(silent):
     assert rank_index.page(1, 0, 10) is None and not rank_index.is_ready(1) and rank_index.rank_of(1, 1) is None
     assert not rank_index.add(1, [(1, 1)])
     services.enqueue_verification(10**9)  # logged; the sweeper's job later
-    assert [throttling.hit("asks", "user:1") for _ in range(5)][-1] is not None  # the limit still holds
+    assert [rates.hit("asks", "user:1") for _ in range(5)][-1] is not None  # the limit still holds
     assert silent.sends == 1
     assert guard.breaker(silent.url).skipped >= 8
 

@@ -28,8 +28,8 @@ from django.utils import timezone
 
 from challenges import services
 from challenges.models import Attempt
+from config import rates
 from config import redis_client as guard
-from config import throttling
 from leaderboard import rank_index, selectors
 from leaderboard.models import Result
 from leaderboard.services import index_pending
@@ -147,7 +147,7 @@ def test_a_hung_redis_costs_asks_milliseconds_and_loses_nothing(flaky_redis):
     statuses: list[int] = []
     # Celery reads Django's settings as it goes: eager here, the verification runs in process.
     with override_settings(REDIS_URL=url, CACHES=store, RATE_LIMITS=limits, CELERY_TASK_ALWAYS_EAGER=True):
-        throttling._HERE.clear()
+        rates._HERE.clear()
         players = [browser(f"Hang {i}", statuses) for i in range(4)]
         for client, _ in players[:1]:  # warm up: first requests import and connect
             client.get("/api/players/me")
