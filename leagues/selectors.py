@@ -24,6 +24,7 @@ from django.db import connection
 from django.db.models import Count, OuterRef, Q, Subquery
 
 from challenges import days
+from challenges.days import DATE_SHAPE
 from challenges.models import DailyChallenge, Player
 from challenges.names import shown_name
 from challenges.services import DAILY_GAME
@@ -34,7 +35,6 @@ from leaderboard.models import Result
 from .models import League, Membership
 from .services import LeagueError, not_found
 
-DATE_SHAPE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 WEEK_SHAPE = re.compile(r"^([0-9]{4})-W([0-9]{2})$")
 
 
