@@ -42,7 +42,7 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
+from channels.layers import DEFAULT_CHANNEL_LAYER, InMemoryChannelLayer, channel_layers, get_channel_layer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 from django.utils import timezone
@@ -88,7 +88,9 @@ LAYER_TIMEOUT = 0.5
 # log-outs (seen in full test runs at load 11-17). A socket opens after LAYER_TIMEOUT
 # either way; the join goes on in the background.
 JOIN_TIMEOUT = 10.0
-REJOIN_SECONDS = 3600.0
+# A join is one Redis round trip a process: a minute bounds how long a Redis restarted
+# empty leaves the sockets deaf to log-outs (as GAME_SOCKET["recheck_seconds"] does).
+REJOIN_SECONDS = 60.0
 
 
 async def on_db(function, *args: Any, **kwargs: Any) -> Any:
@@ -124,7 +126,7 @@ class Closes:
     """The close messages of ``services.player_sockets_close`` for this event loop's sockets
     (one uvicorn process: one loop): one channel of the layer, in the group every
     process's sockets listen on (``services.SOCKETS_GROUP``), joined once and again every
-    REJOIN_SECONDS (the layer forgets a group's members after a day). A message names the
+    REJOIN_SECONDS (``join``). A message names the
     player; the player's sockets here are closed. Not a channel and a group per socket:
     joining and leaving a group cost two Redis round trips per game, and each socket's
     wait on the layer a task per wake-up (6-10% of the socket process's CPU, py-spy)."""
@@ -133,6 +135,7 @@ class Closes:
         self.layer = layer
         self.sockets: dict[int, set[AttemptConsumer]] = {}
         self.joined = asyncio.Event()
+        self.channel: str | None = None  # the listener's, once it has one
         self.task = asyncio.ensure_future(self.listen())
 
     @classmethod
@@ -145,7 +148,7 @@ class Closes:
         loop = asyncio.get_running_loop()
         found = _closes.get(loop)
         if found is None or found.task.done():
-            found = _closes[loop] = cls(layer)
+            found = _closes[loop] = cls(_listening_layer(layer))
         if not found.joined.is_set():
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(LAYER_TIMEOUT):
@@ -163,25 +166,49 @@ class Closes:
                 del self.sockets[socket.player.pk]
 
     async def listen(self) -> None:
-        channel = await self.layer.new_channel()
+        self.channel = channel = await self.layer.new_channel()
+        joining = asyncio.ensure_future(self.join(channel))
+        try:
+            while True:
+                try:
+                    message = await self.layer.receive(channel)
+                except Exception as exc:  # noqa: BLE001 (whatever the layer's client raises)
+                    log.info("channel layer unavailable: %s", exc.__class__.__name__)
+                    await asyncio.sleep(LAYER_RETRY_SECONDS)
+                    continue
+                if message.get("type") == "player.close":
+                    for socket in list(self.sockets.get(message.get("player"), ())):
+                        asyncio.ensure_future(socket.closed_by_layer(message))
+        finally:
+            joining.cancel()
+
+    async def join(self, channel: str) -> None:
+        """Into the group, and again every REJOIN_SECONDS beside the receiving: Redis forgets
+        a group's members after a day, and all of them when it restarts empty (a restart
+        left the process deaf to log-outs until the next join)."""
         while True:
-            rejoin_at = math.inf
             try:
                 async with asyncio.timeout(JOIN_TIMEOUT):
                     await self.layer.group_add(services.SOCKETS_GROUP, channel)
-                self.joined.set()
-                rejoin_at = time.monotonic() + REJOIN_SECONDS
-                async with asyncio.timeout(REJOIN_SECONDS):
-                    while True:
-                        message = await self.layer.receive(channel)
-                        if message.get("type") == "player.close":
-                            for socket in list(self.sockets.get(message.get("player"), ())):
-                                asyncio.ensure_future(socket.closed_by_layer(message))
             except Exception as exc:  # noqa: BLE001 (whatever the layer's client raises)
-                if isinstance(exc, TimeoutError) and time.monotonic() >= rejoin_at:
-                    continue  # time to join again
                 log.info("channel layer unavailable: %s", exc.__class__.__name__)
                 await asyncio.sleep(LAYER_RETRY_SECONDS)
+                continue
+            self.joined.set()
+            await asyncio.sleep(REJOIN_SECONDS)
+
+
+def _listening_layer(shared: Any) -> Any:
+    """The layer a loop's listener receives on. A channels_redis instance receives on one
+    event loop at a time (a second loop's ``receive`` raises "Two event loops are trying to
+    receive()"), and the listener never stops receiving: a process with several loops (the
+    tests: the live server's thread and each test's own) would leave all but the first deaf
+    to log-outs. So each loop's listener has an instance of its own; a close sent through
+    the shared one reaches it through Redis all the same. The in-memory layer (no Redis, one
+    process) is the shared instance itself: a copy would be another memory."""
+    if isinstance(shared, InMemoryChannelLayer):
+        return shared
+    return channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
 
 
 _closes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Closes] = weakref.WeakKeyDictionary()

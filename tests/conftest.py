@@ -157,7 +157,13 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
         pytest.skip("needs DATABASE_URL (Postgres) and REDIS_URL: run through .ci/run")
     import redis
 
-    redis.Redis.from_url(session_redis_url()).flushdb()  # the session's own server (asserted)
+    # What earlier tests queued goes (the session's own server, asserted), but not the
+    # channel layer's keys ("ws:"): the live server's listener joined its group once, and a
+    # flush would leave it deaf to log-outs until it joins again (challenges/consumers.py).
+    client = redis.Redis.from_url(session_redis_url())
+    stale = [key for key in client.scan_iter(count=1000) if not key.startswith(b"ws:")]
+    if stale:
+        client.delete(*stale)
     from django.db import connection
 
     worker = WorkerProcess(connection.settings_dict["NAME"], tmp_path_factory.mktemp("worker") / "worker.log")

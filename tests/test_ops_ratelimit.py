@@ -342,12 +342,20 @@ class Gunicorn:
             start_new_session=True,
         )
         wait_for(lambda: self.request("GET", "/healthz")[0] == 200, timeout=40, interval=0.2)
+        # Both workers up before a test counts on them: the second may still be loading
+        # Django when the first answers (on a busy machine, for seconds), and the first
+        # then takes every request.
+        wait_for(self.both_serving, timeout=40, interval=0.2)
+
+    def both_serving(self) -> bool:
+        hammer([lambda: self.request("GET", "/healthz")] * 8)
+        return len(self.serving_pids("GET")) == 2
 
     def request(self, method: str, path: str, body: dict | None = None, token: str | None = None):
         return http_request(self.port, method, path, body, token)
 
-    def serving_pids(self) -> Counter:
-        return Counter(re.findall(r"pid=<?(\d+)>? (?:POST|GET)", self.access_log.read_text(errors="replace")))
+    def serving_pids(self, methods: str = "POST|GET") -> Counter:
+        return Counter(re.findall(rf"pid=<?(\d+)>? (?:{methods})", self.access_log.read_text(errors="replace")))
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
@@ -405,4 +413,4 @@ def test_limits_hold_in_total_across_two_gunicorn_workers(gunicorn):
     assert codes[429] == 12 and sum(codes.values()) == 20, codes
     assert 0 not in codes and 500 not in codes
     # Both worker processes took part in the counting.
-    assert len(gunicorn.serving_pids()) == 2, gunicorn.serving_pids()
+    assert len(gunicorn.serving_pids("POST")) == 2, gunicorn.serving_pids("POST")

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from tests import asgi_live
 
@@ -87,6 +88,16 @@ def new_page(browser, live_server):
     for context in contexts:
         context.close()
     assert not errors, f"console errors: {errors}"
+
+
+@pytest.fixture
+def verifier(request):
+    """What verifies a game the browser finishes: with Redis, the session's real Celery
+    worker (started once, by whichever test needs it first); without, the eager task in the
+    live server itself. A test that waits for "verified" asks for it: a worker left by an
+    earlier test of the same process is a matter of order, and one process ran without it."""
+    if settings.REDIS_URL:
+        request.getfixturevalue("celery_worker_process")
 
 
 def screenshot(page, name: str) -> Path:

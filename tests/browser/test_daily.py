@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.conf import settings
 
 from .conftest import no_horizontal_scroll, screenshot
 
@@ -140,11 +139,9 @@ def start_as_guest(page, name: str):
     page.wait_for_selector("#hand button:focus")
 
 
-def test_full_game_with_the_keyboard_only(new_page, request):
+def test_full_game_with_the_keyboard_only(new_page, verifier):
     from challenges.models import Attempt
 
-    if settings.REDIS_URL:
-        request.getfixturevalue("celery_worker_process")  # the real worker verifies
     page = new_page()
     page.add_init_script(FAST)
     start_as_guest(page, "Keyboard Kim")

@@ -50,7 +50,7 @@ def test_a_first_visit_shows_the_rules_card_once_then_the_prompt_says_what_is_at
     assert page.locator("#rules-card").is_hidden()
 
 
-def test_the_end_panel_tells_where_the_game_stands_and_shares_no_card(new_page):
+def test_the_end_panel_tells_where_the_game_stands_and_shares_no_card(new_page, verifier):
     from challenges.models import Attempt
 
     for n in range(4):  # the day's other players
@@ -122,7 +122,7 @@ def test_the_pace_is_a_setting_remembered_by_the_browser(new_page):
     page.wait_for_function("document.querySelector('#turn').dataset.turn !== 'busy'", timeout=2000)
 
 
-def test_the_home_page_says_where_you_stand_today(new_page):
+def test_the_home_page_says_where_you_stand_today(new_page, verifier):
     page = new_page()
     page.goto(page.base + "/")
     assert page.get_attribute("#today-status", "data-state") == "new"

@@ -38,7 +38,7 @@ def play_to_the_end(page):
     page.wait_for_selector("#end-status[data-status=verified]", timeout=20000)
 
 
-def test_a_league_made_in_one_browser_is_joined_by_its_link_in_another_and_both_see_each_other(new_page):
+def test_a_league_made_in_one_browser_is_joined_by_its_link_in_another_and_both_see_each_other(new_page, verifier):
     ann = new_page()
     ann.add_init_script(FAST)
     start_as_guest(ann, "Ann Leaguer")
