@@ -10,9 +10,11 @@ QUICK := not browser and not stack and not fault and not worker
 # pytest-xdist's worker processes for `make test` and `make test-quick` (TEST_PROCS=0: one
 # process). Each worker has its own test database and its own redis-server (./conftest.py);
 # much of a browser or stack test is spent waiting on another process, so the two cores take
-# two workers without either starving. Three were no faster on a loaded machine (984 and
-# 1,174 s against 959 s for two) and failed 7 to 9 tests there: with the cores that full,
-# Redis calls pass the hot path's 100 ms and open the breaker. worksteal: a worker that runs
+# two workers without either starving. Three gain little, as the cores are full either way
+# (the browser, stack, fault and worker tests on a quiet machine, 2026-12-03: 705 s against
+# 766 s for two; CPU 1 % idle) and fail tests: with the cores that full, Redis calls pass
+# the hot path's 100 ms and open the breaker (a 503 in 1 test there; 7 to 9 on a loaded
+# machine). worksteal: a worker that runs
 # out takes tests queued for the other; ./conftest.py starts each worker on its share of the
 # slowest tests, so none is left to run alone at the end.
 TEST_PROCS ?= 2

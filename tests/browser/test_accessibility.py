@@ -4,7 +4,9 @@ landscape: no serious or critical violation, an <h1> everywhere. axe-core is pin
 package-lock.json (`make test` installs it).
 
 One test per language and viewport walks the whole site in two browser contexts of the
-session's Chromium: a visitor who never played, and a player who plays today's game.
+session's Chromium: a visitor who never played, and a player who plays today's game. The
+casual games' states are walked here in landscape only: their own tests (test_kitten.py,
+test_gofish.py) run axe on every state in the four languages at both other sizes.
 What axe found on each page is also written to artifacts/axe/<lang>-<viewport>.json,
 every impact and every node counted (what a fix changed, page by page)."""
 
@@ -188,9 +190,10 @@ def daily_states(page, name: str):
     yield "daily-after", page
 
 
-def site_pages(page, name: str):
+def site_pages(page, name: str, casual: bool = True):
     """Every page of the site a player meets, in its states; yields (label, page). The
-    player plays today's game here (and is signed in from then on)."""
+    player plays today's game here (and is signed in from then on). ``casual``: Kitten's
+    and Go Fish's states too."""
     from challenges import days
 
     base = page.base
@@ -211,8 +214,9 @@ def site_pages(page, name: str):
     page.wait_for_selector("#logout-dialog[open]")
     yield "logout-dialog", page
     page.click(".logout-cancel")
-    yield from kitten_states(page)
-    yield from gofish_states(page)
+    if casual:
+        yield from kitten_states(page)
+        yield from gofish_states(page)
 
 
 def api_docs_states(page, swagger: bool):
@@ -287,7 +291,8 @@ def test_no_serious_accessibility_violation_anywhere(new_page, live_server, lang
         walker.context.add_init_script(path=str(AXE))
     found, problems = {}, {}
     for label, shown in itertools.chain(
-        visitor_pages(visitor, closed, lang == "en"), site_pages(player, f"Axe {lang} {viewport}")
+        visitor_pages(visitor, closed, lang == "en"),
+        site_pages(player, f"Axe {lang} {viewport}", casual=viewport == "landscape"),
     ):
         found[label] = axe_run(shown)
         bad = serious(found[label])
