@@ -16,6 +16,8 @@ from config import rates
 from config import redis_client as guard
 from leaderboard import rank_index
 
+pytestmark = pytest.mark.usefixtures("production_hot_timeout")  # what a silent Redis costs in production
+
 
 class Silent:
     """Accepts connections and never answers; counts what it is sent."""

@@ -34,7 +34,10 @@ from leaderboard import rank_index, selectors
 from leaderboard.models import Result
 from leaderboard.services import index_pending
 
-pytestmark = pytest.mark.django_db(transaction=True)  # as in production: enqueues run on commit
+pytestmark = [
+    pytest.mark.django_db(transaction=True),  # as in production: enqueues run on commit
+    pytest.mark.usefixtures("production_hot_timeout"),  # what a hang costs in production
+]
 
 
 class HangingProxy:
