@@ -126,8 +126,8 @@ class Closes:
     """The close messages of ``services.player_sockets_close`` for this event loop's sockets
     (one uvicorn process: one loop): one channel of the layer, in the group every
     process's sockets listen on (``services.SOCKETS_GROUP``), joined once and again every
-    REJOIN_SECONDS (``join``). A message names the
-    player; the player's sockets here are closed. Not a channel and a group per socket:
+    REJOIN_SECONDS (``join``). A message names the player; the player's sockets here are
+    closed. Not a channel and a group per socket:
     joining and leaving a group cost two Redis round trips per game, and each socket's
     wait on the layer a task per wake-up (6-10% of the socket process's CPU, py-spy)."""
 

@@ -28,7 +28,8 @@ from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from config.redis_client import HOT_TIMEOUT, GuardedConnectionPool
+from config import redis_client
+from config.redis_client import GuardedConnectionPool
 
 # What a Redis that is down or hung raises (the guard's Unavailable is a ConnectionError).
 FAILED = (RedisConnectionError, RedisTimeoutError)
@@ -67,8 +68,8 @@ class GuardedRedisCache(RedisCache):
     def __init__(self, server, params):
         options = {
             "pool_class": GuardedConnectionPool,
-            "socket_timeout": HOT_TIMEOUT,
-            "socket_connect_timeout": HOT_TIMEOUT,
+            "socket_timeout": redis_client.HOT_TIMEOUT,  # read here: the tests move it (tests/conftest.py)
+            "socket_connect_timeout": redis_client.HOT_TIMEOUT,
             **params.get("OPTIONS", {}),
         }
         super().__init__(server, {**params, "OPTIONS": options})

@@ -28,11 +28,11 @@ def _patient_hot_path() -> float:
     Redis in trouble and a password change answered 503 (in a full run and a three-worker
     run, 2026-12-03).
     The processes the tests start (stacks, workers) keep production's value."""
-    from config import cache, redis_client
+    from config import redis_client
 
     production = redis_client.HOT_TIMEOUT
     if "REDIS_HOT_TIMEOUT" not in os.environ:
-        redis_client.HOT_TIMEOUT = cache.HOT_TIMEOUT = 1.0
+        redis_client.HOT_TIMEOUT = 1.0
     return production
 
 
@@ -43,10 +43,9 @@ PRODUCTION_HOT_TIMEOUT = _patient_hot_path()
 def production_hot_timeout(monkeypatch):
     """Production's Redis hot-path timeout for the clients and caches this test makes (the
     tests of a hung or silent Redis measure what it costs)."""
-    from config import cache, redis_client
+    from config import redis_client
 
     monkeypatch.setattr(redis_client, "HOT_TIMEOUT", PRODUCTION_HOT_TIMEOUT)
-    monkeypatch.setattr(cache, "HOT_TIMEOUT", PRODUCTION_HOT_TIMEOUT)
 
 
 def in_own_thread(function, *args):

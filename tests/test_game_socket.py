@@ -20,7 +20,7 @@ from challenges import consumers, days, services
 from challenges.models import Attempt, DailyChallenge, Player
 from config.asgi import application
 from games.rules.peche import ENGINE
-from tests.conftest import in_own_thread, new_player
+from tests.conftest import in_own_thread, new_player, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -424,9 +424,7 @@ def test_a_log_out_closes_the_sockets_while_another_event_loop_of_the_process_li
         closes = asyncio.run_coroutine_threadsafe(consumers.Closes.of_loop(), other).result(15)
         if closes is None or isinstance(closes.layer, consumers.InMemoryChannelLayer):
             pytest.skip("the fault is the Redis layer's: run with REDIS_URL (.ci/run)")
-        deadline = timezone.now() + dt.timedelta(seconds=15)
-        while getattr(closes.layer, "receive_count", 0) == 0 and timezone.now() < deadline:
-            threading.Event().wait(0.05)
+        wait_for(lambda: getattr(closes.layer, "receive_count", 0) > 0, timeout=15, interval=0.05)
         assert closes.layer.receive_count == 1, "the other loop's listener is receiving"
         assert sockets_closed_by("logout", "Oona") == [("signed_out", "websocket.close", 4001)] * 2
     finally:
