@@ -10,11 +10,10 @@ QUICK := not browser and not stack and not fault and not worker
 # pytest-xdist's worker processes for `make test` and `make test-quick` (TEST_PROCS=0: one
 # process). Each worker has its own test database and its own redis-server (./conftest.py);
 # much of a browser or stack test is spent waiting on another process, so the two cores take
-# two workers without either starving. Three gain little, as the cores are full either way
-# (the browser, stack, fault and worker tests on a quiet machine, 2026-12-03: 705 s against
-# 766 s for two; CPU 1 % idle) and fail tests: with the cores that full, Redis calls pass
-# the hot path's 100 ms and open the breaker (a 503 in 1 test there; 7 to 9 on a loaded
-# machine). worksteal: a worker that runs
+# two workers without either starving: the whole suite on a quiet machine, 2026-12-03, took
+# 420 s with 489 s of machine CPU out of 844 (docs/reports/tests-2026-12-03.md). A third
+# worker is not used: when the cores were full (before the headless shell), three gained 8 %
+# and pushed Redis calls past the hot path's 100 ms (503s). worksteal: a worker that runs
 # out takes tests queued for the other; ./conftest.py starts each worker on its share of the
 # slowest tests, so none is left to run alone at the end.
 TEST_PROCS ?= 2
@@ -61,6 +60,8 @@ run: install messages
 # package-lock.json) for the accessibility test.
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium fonts-noto-cjk)
+	@# The tests drive the headless shell of the same build: under half the CPU (tests/browser/conftest.py).
+	@command -v chromium-headless-shell >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium-headless-shell)
 	@command -v faketime >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq faketime)
 	@# The daily share's squares (🟩🟦⬜) are emoji: without a colour font, screenshots show boxes.
 	@fc-list 2>/dev/null | grep -q "Noto Color Emoji" || (apt-get update -qq && apt-get install -y -qq fonts-noto-color-emoji)

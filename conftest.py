@@ -82,33 +82,31 @@ MARK_BY_FIXTURE = {
 
 
 # The tests that take longest, in seconds each (setup, call and teardown, with `make test`'s
-# two workers on this machine: `pytest -m "browser or stack or fault or worker"
-# --durations=0`, 2026-12-03, commit e8d6aee); a node id or the start of one. Only the order
-# of the run depends on them (slowest_first): a figure out of date costs minutes, never a test.
+# two workers on this machine: `pytest --durations=60`, 2026-12-03, Chromium's headless
+# shell); a node id or the start of one. Only the order of the run depends on them
+# (slowest_first): a figure out of date costs minutes, never a test.
 SLOW = {
-    "tests/faults/test_schemathesis.py::": 65,
-    "tests/faults/test_socket_faults.py::test_redis_down_30s": 55,
     "tests/faults/test_outages.py::test_redis_stopped_30s": 51,
-    "tests/faults/test_socket_faults.py::test_postgres_restarted": 43,
-    "tests/faults/test_outages.py::test_postgres_restarted": 34,
-    "tests/faults/test_socket_faults.py::test_a_client_opening_1000_sockets": 32,
-    "tests/browser/test_accessibility.py::": 30,
-    "tests/browser/test_kitten.py::test_every_control_acts": 30,
-    "tests/browser/test_csp.py::test_no_page_violates": 29,
-    "tests/test_ops_stack.py::test_stack_starts": 25,
-    "tests/test_day_close.py::test_across_a_real_midnight": 23,
-    "tests/faults/test_socket_faults.py::test_a_frame_of_1mb": 19,
-    "tests/faults/test_socket_kill.py::": 19,
-    "tests/test_input_fuzz.py::test_a_players_requests_anywhere": 17,
-    "tests/browser/test_leagues.py::test_a_league_made_in_one_browser": 16,
-    "tests/faults/test_worker_kill.py::": 15,
-    "tests/browser/test_daily.py::test_full_game_with_the_keyboard_only": 14,
-    "tests/test_ops_stack.py::test_two_web_instances": 13,
-    "tests/browser/test_kitten.py::test_a_key_or_tap_during": 13,
-    "tests/test_input_fuzz.py::test_anonymous_requests_anywhere": 13,
-    "tests/test_ops_proxy.py::test_slow_clients": 12,
-    "tests/browser/test_kitten.py::test_no_serious_axe_violation": 10,
-    "tests/browser/test_daily_end.py::": 10,
+    "tests/faults/test_socket_faults.py::test_redis_down_30s": 45,
+    "tests/browser/test_kitten.py::test_every_control_acts": 27,
+    "tests/faults/test_schemathesis.py::": 21,
+    "tests/faults/test_socket_faults.py::test_postgres_restarted": 23,
+    "tests/faults/test_socket_faults.py::test_a_client_opening_1000_sockets": 22,
+    "tests/test_day_close.py::test_across_a_real_midnight": 19,
+    "tests/test_ops_stack.py::test_stack_starts": 17,
+    "tests/browser/test_csp.py::test_no_page_violates": 13,
+    "tests/faults/test_outages.py::test_postgres_restarted": 13,
+    "tests/faults/test_worker_kill.py::": 12,
+    "tests/browser/test_accessibility.py::": 9,
+    "tests/faults/test_socket_faults.py::test_a_frame_of_1mb": 10,
+    "tests/test_input_fuzz.py::test_a_players_requests_anywhere": 10,
+    "tests/faults/test_socket_kill.py::": 9,
+    "tests/test_ops_proxy.py::test_slow_clients": 8,
+    "tests/test_ops_stack.py::test_two_web_instances": 7,
+    "tests/test_input_fuzz.py::test_anonymous_requests_anywhere": 7,
+    "tests/browser/test_kitten.py::test_a_whole_game_on_auto": 6,
+    "tests/browser/test_daily_end.py::": 5,
+    "tests/browser/test_leagues.py::test_a_league_made_in_one_browser": 5,
 }
 
 
