@@ -237,7 +237,7 @@ def main() -> None:
 
     day_text, week_text = measured.date.isoformat(), selectors.week_of(monday)
     # Correct before fast: the board is the members' global order, with the global ranks SQL counts.
-    first_board = selectors.day_board(leagues[0].pk, measured.date)
+    first_board = selectors.day_board(leagues[0].pk, measured.date, member=requester)
     entries = first_board["entries"]
     assert len(entries) == args.members - 1 and [e["rank"] for e in entries] == list(range(1, len(entries) + 1))
     assert [e["global_rank"] for e in entries] == sorted(e["global_rank"] for e in entries)
@@ -247,7 +247,7 @@ def main() -> None:
     }
     for e in entries[:5]:
         assert e["global_rank"] == board.sql_rank(results[e["player_id"]])
-    week = selectors.week_standings(leagues[0].pk, monday)
+    week = selectors.week_standings(leagues[0].pk, monday, member=requester)
     assert len(week["entries"]) == args.members and week["entries"][0]["days"] >= 1
 
     # The site's WSGI application called in process (no socket, no server), as bench.ask_cpu
@@ -286,8 +286,8 @@ def main() -> None:
         return out
 
     calls = {
-        "day board, selector": lambda lg: selectors.day_board(lg.pk, measured.date),
-        "week standings, selector": lambda lg: selectors.week_standings(lg.pk, monday),
+        "day board, selector": lambda lg: selectors.day_board(lg.pk, measured.date, member=requester),
+        "week standings, selector": lambda lg: selectors.week_standings(lg.pk, monday, member=requester),
         "GET /api/leagues/<id>/leaderboard/<date>": lambda lg: client(
             "GET", f"/api/leagues/{lg.pk}/leaderboard/{day_text}", token=token
         ),
@@ -311,9 +311,12 @@ def main() -> None:
             jit = jit or "JIT" in plan
         return statistics.median(planning), statistics.median(execution), jit
 
-    day_sql = server_ms(selectors._sql(selectors._DAY_SQL), lambda lg: ["peche", measured.date, lg.pk])
+    day_sql = server_ms(
+        selectors._sql(selectors._DAY_SQL), lambda lg: ["peche", measured.date, lg.pk, lg.pk, requester.pk]
+    )
     week_sql = server_ms(
-        selectors._sql(selectors._WEEK_SQL), lambda lg: ["peche", monday, monday + dt.timedelta(days=6), lg.pk]
+        selectors._sql(selectors._WEEK_SQL),
+        lambda lg: ["peche", monday, monday + dt.timedelta(days=6), lg.pk, lg.pk, requester.pk],
     )
     print(f"load at the end {provenance.load_average()}")
     print(

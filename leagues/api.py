@@ -343,9 +343,9 @@ class LeagueBoardView(APIView):
         "disqualified results are not on it.",
     )
     def get(self, request, league_id: int, date: str):
-        league_id = selectors.member_league_id(league_id=league_id, player=current_player(request))
-        board = services.board_read(selectors.day_board(league_id, selectors.parse_day(date)))
-        return _private(Response(board))
+        player = current_player(request)
+        day = _parsed(selectors.parse_day, date, league_id, player)
+        return _private(Response(services.board_read(selectors.day_board(league_id, day, member=player))))
 
 
 class LeagueWeekView(APIView):
@@ -361,8 +361,19 @@ class LeagueWeekView(APIView):
         "broken by fewer asks over the week. Past weeks stay readable.",
     )
     def get(self, request, league_id: int, week: str):
-        league_id = selectors.member_league_id(league_id=league_id, player=current_player(request))
-        return _private(Response(selectors.week_standings(league_id, selectors.parse_week(week))))
+        player = current_player(request)
+        monday = _parsed(selectors.parse_week, week, league_id, player)
+        return _private(Response(selectors.week_standings(league_id, monday, member=player)))
+
+
+def _parsed(parse, text: str, league_id: int, player):
+    """A board's date or week, parsed; a stranger's bad one is the 404 of everything else
+    they ask of the league (the boards check membership in their own query)."""
+    try:
+        return parse(text)
+    except services.LeagueError:
+        selectors.member_league_id(league_id=league_id, player=player)
+        raise
 
 
 class PlacesView(APIView):

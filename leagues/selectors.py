@@ -219,8 +219,14 @@ SELECT m.player_id, p.name, r.attempt_id, r.score, r.asks, r.indexed, r.challeng
 FROM {Membership._meta.db_table} m
 JOIN {Player._meta.db_table} p ON p.id = m.player_id
 """
-_DAY_ORDER = """
-WHERE m.league_id = %s
+# The caller's membership is the boards' own condition (_MEMBER_GATE): one round trip, not
+# a check and then the board (a millisecond of a board's request in bench.leagues_scale).
+# Postgres runs the uncorrelated EXISTS once, before anything else (a one-time filter): for
+# a stranger no member is read, whether the league exists or not, so that its answer's time
+# tells no more than its 404.
+_MEMBER_GATE = f"EXISTS (SELECT 1 FROM {Membership._meta.db_table} g WHERE g.league_id = %s AND g.player_id = %s)"
+_DAY_ORDER = f"""
+WHERE m.league_id = %s AND {_MEMBER_GATE}
 ORDER BY r.score DESC, r.asks, r.finished_at, r.attempt_id
 """
 _DAY_SQL = {
@@ -254,7 +260,7 @@ CROSS JOIN LATERAL (
     WHERE r.player_id = m.player_id AND {_COUNTED_SQL}
       AND r.challenge_id BETWEEN week.lo AND week.hi AND (r.challenge_id + 0) = ANY(week.ids)
 ) w
-WHERE m.league_id = %s
+WHERE m.league_id = %s AND {_MEMBER_GATE}
 """,
     "other": f"""
 SELECT m.player_id, p.name, COALESCE(SUM(r.score), 0), COUNT(r.attempt_id), COALESCE(SUM(r.asks), 0)
@@ -262,7 +268,7 @@ FROM {Membership._meta.db_table} m
 JOIN {Player._meta.db_table} p ON p.id = m.player_id
 LEFT JOIN {Result._meta.db_table} r ON r.player_id = m.player_id AND {_COUNTED_SQL} AND r.challenge_id IN (
     SELECT c.id FROM {DailyChallenge._meta.db_table} c WHERE c.game = %s AND c.date BETWEEN %s AND %s)
-WHERE m.league_id = %s
+WHERE m.league_id = %s AND {_MEMBER_GATE}
 GROUP BY m.player_id, p.name
 """,
 }
@@ -270,6 +276,15 @@ GROUP BY m.player_id, p.name
 
 def _sql(texts: dict[str, str]) -> str:
     return texts.get(connection.vendor, texts["other"])
+
+
+def _gated_rows(sql: dict[str, str], params: list, member: Player | None, league_id: int) -> list[tuple]:
+    """A board's rows, the query's last parameters being its membership gate; none (a
+    league has at least one member): not_found."""
+    rows = _rows(sql, [*params, league_id, member.pk]) if member is not None else []
+    if not rows:
+        raise not_found()
+    return rows
 
 
 def _rows(sql: str | dict[str, str], params: list) -> list[tuple]:
@@ -307,12 +322,12 @@ def _by_name(member: tuple) -> tuple:
     return (member[1].casefold(), member[0])
 
 
-def day_board(league_id: int, day: dt.date) -> dict[str, Any]:
+def day_board(league_id: int, day: dt.date, *, member: Player | None) -> dict[str, Any]:
     """The members' results of the day in the global order (RANK_ORDER: score desc, fewer
     asks, earlier finish, then the attempt), each with its rank in the league and on the
     day's global board; then the members not on it (not played yet, or their result does
-    not count), by name."""
-    rows = _rows(_DAY_SQL, [DAILY_GAME, day, league_id])
+    not count), by name. Read for ``member``: for anyone else the league does not exist."""
+    rows = _gated_rows(_DAY_SQL, [DAILY_GAME, day, league_id], member, league_id)
     # In RANK_ORDER (the members who have no result that day come first or last, by the
     # database's place for NULL: they are listed apart).
     played = [row for row in rows if row[2] is not None]
@@ -340,15 +355,17 @@ def day_board(league_id: int, day: dt.date) -> dict[str, Any]:
     return board
 
 
-def week_standings(league_id: int, monday: dt.date) -> dict[str, Any]:
+def week_standings(league_id: int, monday: dt.date, *, member: Player | None) -> dict[str, Any]:
     """The week's standings: points = the sum of each member's counted daily scores of the
     week (a day not played adds nothing), the days played, the asks of those days. Ranked
-    by points, then fewer asks; members equal in both share a rank (listed by name)."""
+    by points, then fewer asks; members equal in both share a rank (listed by name). Read
+    for ``member``: for anyone else the league does not exist."""
     sunday = monday + dt.timedelta(days=6)
     # Sorted once by a key made once per member (what _by_name orders by after points and
     # asks): the sort was a third of the selector's time with a key function.
     keyed = []
-    for pid, name, points, played, asks in _rows(_WEEK_SQL, [DAILY_GAME, monday, sunday, league_id]):
+    rows = _gated_rows(_WEEK_SQL, [DAILY_GAME, monday, sunday, league_id], member, league_id)
+    for pid, name, points, played, asks in rows:
         shown = shown_name(name, pid)
         keyed.append((-int(points), int(asks), shown.casefold(), pid, shown, played))
     keyed.sort()

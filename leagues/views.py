@@ -48,7 +48,7 @@ def league(request, league_id: int):
     day = selectors.parse_day(request.GET.get("day") or "today")
     monday = selectors.parse_week(request.GET.get("week") or "current")
     detail = selectors.league_detail(found)
-    week = selectors.week_standings(found.pk, monday)
+    week = selectors.week_standings(found.pk, monday, member=player)
     previous_monday = monday - dt.timedelta(days=7)
     return _private(
         render(
@@ -62,7 +62,7 @@ def league(request, league_id: int):
                 "today": today,
                 "first_day": settings.FIRST_DAY,
                 "day": day,
-                "board": services.board_read(selectors.day_board(found.pk, day)),
+                "board": services.board_read(selectors.day_board(found.pk, day, member=player)),
                 "previous_day": day - dt.timedelta(days=1) if day > settings.FIRST_DAY else None,
                 "next_day": day + dt.timedelta(days=1) if day < today else None,
                 "week": week,

@@ -41,10 +41,38 @@ def test_the_boards_are_read_by_statements_prepared_once_a_connection():
     monday = today - dt.timedelta(days=today.weekday())
     before = prepared_statements()
     for _ in range(3):
-        board = selectors.day_board(made["id"], today)
-        week = selectors.week_standings(made["id"], monday)
+        board = selectors.day_board(made["id"], today, member=player_of(ann))
+        week = selectors.week_standings(made["id"], monday, member=player_of(ann))
     assert [(e["name"], e["score"]) for e in board["entries"]] == [("Bob", 1100)]
     assert [(e["name"], e["points"]) for e in week["entries"]] == [("Bob", 1100), ("Ann", 0)]
     after = prepared_statements()
     for query in (selectors._DAY_SQL["postgresql"], selectors._WEEK_SQL["postgresql"]):
         assert after.get(query, 0) - before.get(query, 0) == 3, "each board's query ran 3 times, prepared"
+
+
+def test_a_strangers_board_reads_no_member_whether_the_league_exists_or_not():
+    """The boards check the caller's membership in their own query (one round trip): the
+    check must run first and alone, or a stranger's 404 would take longer on a league that
+    exists (its members read) than on one that does not, and tell which ids exist."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the plan is Postgres'")
+    ann, eve = new_player("Ann"), new_player("Eve")
+    made = create(ann)
+    today = days.today()
+    result(player_of(ann), today, 1100, 30)
+    monday = today - dt.timedelta(days=today.weekday())
+
+    def plan(query: str, params: list, member: int) -> str:
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) {query}", [*params, made["id"], member])
+            return "\n".join(row[0] for row in cursor.fetchall())
+
+    for query, params in (
+        (selectors._DAY_SQL["postgresql"], ["peche", today, made["id"]]),
+        (selectors._WEEK_SQL["postgresql"], ["peche", monday, monday + dt.timedelta(days=6), made["id"]]),
+    ):
+        stranger, member = plan(query, params, player_of(eve).pk), plan(query, params, player_of(ann).pk)
+        # The members' scan: read for Ann, never started for Eve.
+        scan = next(line.strip() for line in member.splitlines() if "leagues_membership m" in line)
+        assert "never executed" not in scan and "One-Time Filter" in member
+        assert any("leagues_membership m" in line and "never executed" in line for line in stranger.splitlines())
