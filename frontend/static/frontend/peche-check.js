@@ -2,7 +2,7 @@
 // written from the rules text so that anyone can re-check a closed day in a browser
 // (or Node 20) without trusting the server's Python engine. No DOM here, and nothing of
 // it takes part in play: the daily game stays server-authoritative.
-// Vectors: tests/js/run-peche-vectors.mjs runs ../shared/vectors/peche.jsonl through it.
+// Vectors: tests/js/run-peche-vectors.mjs runs tests/vectors/peche.jsonl (docs/rules.md §5) through it.
 
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 export const SUITS = ["S", "H", "D", "C"];
