@@ -238,7 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     total_ms = costs.web_ms + costs.postgres_ms + costs.worker_ms + costs.redis_ms
     print(
         f"\nCheck on this machine: 2 cores / {total_ms:.2f} ms per ask = {2000 / total_ms:.0f} asks/s at 100 % "
-        f"(the report measured 308-313 asks/s in the closed loop, the load generator on the same cores); "
+        # What the costs' own reports measured (docs/reports/sockets-2026-12-03-331f2c3.md and
+        # -0f0af0b.md, a quiet machine): to be moved with the costs.
+        f"(the socket's closed loop measured 1,033-1,225 asks/s, the load generator on the same cores); "
         f"at {UTILISATION:.0%} busy: {2000 * UTILISATION / total_ms:.0f} asks/s."
     )
 
