@@ -7,9 +7,9 @@ board is the global board with everybody else left out. A member whose result is
 disqualified is, there as on the global board, not on it: listed with those who have not
 played.
 
-Privacy: ``member_league`` (or ``member_league_id``, for the boards, which need only the
-id) is the one door to a league's data; a player who is not a member gets ``not_found``, as
-for a league that does not exist.
+Privacy: ``member_league`` is the door to a league's data, and the boards (``day_board``,
+``week_standings``) check the caller's membership in their own query (_MEMBER_GATE); a
+player who is not a member gets ``not_found``, as for a league that does not exist.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ _MEMBER_SQL = f"SELECT 1 FROM {Membership._meta.db_table} WHERE league_id = %s A
 
 def member_league_id(*, league_id: int, player: Player | None) -> int:
     """``league_id`` if ``player`` is one of its members; for anyone else it does not exist.
-    member_league's check without reading the league, in one plain query: the boards need
-    only the id, and building the ORM's query took a millisecond of their request."""
+    member_league's check without reading the league, in one plain query: for a board's
+    request whose date or week is refused before the board's own gated query runs."""
     if player is None:
         raise not_found()
     if not _rows(_MEMBER_SQL, [league_id, player.pk]):
