@@ -260,42 +260,67 @@ def main() -> None:
     servers: dict[str, tuple[float | None, float | None]] = {}
     from django.db import connection
 
-    def timed(fn, label: str = "") -> list[float]:
-        """Wall times; this process's CPU times kept beside them (a loaded machine's wall
-        time is mostly waiting for a core, its own CPU time much less so), and the CPU the
-        requests cost Postgres' backend and redis-server, per request: a request's wall
-        time is the three processes' work one after the other, and their wake-ups."""
-        fn(leagues[0])  # a request may open a new connection (conn_max_age): not measured
+    # The calls take turns, in blocks of BLOCK requests each, so that a machine whose speed
+    # drifts during the run (seen here: a board's median moved by half within a minute)
+    # weighs on every call alike, and the ratios between them hold.
+    block = max(1, min(100, args.samples // 10))
+    wall: dict[str, list[float]] = {}
+    used_pg: dict[str, float | None] = {}
+    used_redis: dict[str, float | None] = {}
+
+    def timed(fn, label: str, first: int) -> None:
+        """Wall times of ``block`` requests; this process's CPU times kept beside them (a
+        loaded machine's wall time is mostly waiting for a core, its own CPU time much less
+        so), and the CPU the requests cost Postgres' backend and redis-server: a request's
+        wall time is the three processes' work, one after the other or side by side, and
+        their wake-ups."""
         connection.ensure_connection()
         pg_pid = connection.connection.info.backend_pid
         pg0, redis0 = backend_cpu(pg_pid), redis_cpu()
-        out, used = [], []
-        for n in range(args.samples):
+        out, used = wall.setdefault(label, []), cpu.setdefault(label, [])
+        for n in range(first, first + block):
             league = leagues[n % len(leagues)]
             t, c = time.perf_counter(), time.process_time()
             fn(league)
             out.append(time.perf_counter() - t)
             used.append(time.process_time() - c)
-        cpu[label] = used
         pg1, redis1 = backend_cpu(pg_pid), redis_cpu()
         same_backend = connection.connection is not None and connection.connection.info.backend_pid == pg_pid
-        servers[label] = (
-            (pg1 - pg0) / args.samples if pg0 is not None and pg1 is not None and same_backend else None,
-            (redis1 - redis0) / args.samples if redis0 is not None and redis1 is not None else None,
-        )
-        return out
+        for kept, before, after, alike in ((used_pg, pg0, pg1, same_backend), (used_redis, redis0, redis1, True)):
+            so_far = kept.get(label, 0.0)
+            if before is None or after is None or not alike or so_far is None:
+                kept[label] = None  # unknown for one block: unknown
+            else:
+                kept[label] = so_far + after - before
+
+    def serial_board(lg):
+        # Without the hint of the league's last read (leagues.selectors._Hints): the rank
+        # index is asked after the query, as a league's first read in a process is.
+        selectors._hints.clear()
+        return selectors.day_board(lg.pk, measured.date, member=requester)
 
     calls = {
         "day board, selector": lambda lg: selectors.day_board(lg.pk, measured.date, member=requester),
+        "day board, selector, ranks after query": serial_board,
         "week standings, selector": lambda lg: selectors.week_standings(lg.pk, monday, member=requester),
         "GET /api/leagues/<id>/leaderboard/<date>": lambda lg: client(
-            "GET", f"/api/leagues/{lg.pk}/leaderboard/{day_text}", token=token
+            "GET", f"/api/leagues/{lg.pk}/leaderboard/{day_text}", token=token, parse=False
         ),
         "GET /api/leagues/<id>/week/<week>": lambda lg: client(
-            "GET", f"/api/leagues/{lg.pk}/week/{week_text}", token=token
+            "GET", f"/api/leagues/{lg.pk}/week/{week_text}", token=token, parse=False
         ),
     }
-    runs = {label: timed(call, label) for label, call in calls.items()}
+    for call in calls.values():
+        call(leagues[0])  # a request may open a new connection (conn_max_age): not measured
+    for start in range(0, args.samples - block + 1, block):
+        for label, call in calls.items():
+            timed(call, label, start)
+    runs = wall
+    for label, samples in runs.items():
+        servers[label] = tuple(  # type: ignore[assignment]
+            None if kept[label] is None else kept[label] / len(samples)  # type: ignore[operator]
+            for kept in (used_pg, used_redis)
+        )
 
     def server_ms(sql: str, params) -> tuple[float, float, bool]:
         """Postgres' planning and execution times of a board's query (EXPLAIN ANALYZE, the
@@ -324,14 +349,14 @@ def main() -> None:
         f"and each member's on {args.history} more days); {args.leagues} leagues of {args.members} members; {args.samples} requests each, leagues in turn; "
         f"fill {filled:.0f} s, rank index build {built:.1f} s"
     )
-    print(f"{'wall time, and this process CPU time':<42} | {'p50 ms':>7} | {'p99 ms':>7} | {'max ms':>7} | "
+    print(f"{'wall time, and this process CPU time':<44} | {'p50 ms':>7} | {'p99 ms':>7} | {'max ms':>7} | "
           f"{'CPU p50':>7} | {'CPU p99':>7} | {'PG CPU':>6} | {'Redis':>6}")  # fmt: skip
     for label, samples in runs.items():
         p50, p99 = percentiles(samples)
         c50, c99 = percentiles(cpu[label])
         pg, redis = (f"{x * 1000:>6.2f}" if x is not None else f"{'n/a':>6}" for x in servers[label])
         print(
-            f"{label:<42} | {p50:>7.2f} | {p99:>7.2f} | {max(samples) * 1000:>7.2f} | {c50:>7.2f} | {c99:>7.2f} | "
+            f"{label:<44} | {p50:>7.2f} | {p99:>7.2f} | {max(samples) * 1000:>7.2f} | {c50:>7.2f} | {c99:>7.2f} | "
             f"{pg} | {redis}"
         )
     print("PG CPU, Redis: the CPU time of Postgres' backend and of redis-server per request, mean ms")

@@ -14,8 +14,18 @@ class Client:
     def __init__(self, app) -> None:
         self.app = app
 
-    def __call__(self, method: str, path: str, body=None, token: str | None = None, cookies: dict | None = None):
-        """With ``cookies`` it is a browser: sends them and the CSRF header, keeps Set-Cookie."""
+    def __call__(
+        self,
+        method: str,
+        path: str,
+        body=None,
+        token: str | None = None,
+        cookies: dict | None = None,
+        parse: bool = True,
+    ):
+        """With ``cookies`` it is a browser: sends them and the CSRF header, keeps Set-Cookie.
+        ``parse`` False: the body as bytes, not decoded (what the client does with the answer
+        is not the server's time)."""
         data = json.dumps(body).encode() if body is not None else b""
         environ = {
             "REQUEST_METHOD": method,
@@ -49,4 +59,4 @@ class Client:
         response = self.app(environ, start_response)
         payload = b"".join(response)
         response.close()
-        return status[0], json.loads(payload) if payload else None
+        return status[0], json.loads(payload) if payload and parse else payload

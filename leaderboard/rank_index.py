@@ -12,6 +12,7 @@ until then (or with no Redis at all) readers use SQL.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.conf import settings
 
@@ -121,6 +122,65 @@ def ranks_of(challenge_id: int, attempt_ids: list[int]) -> dict[int, int | None]
     if found is None:
         return None
     return {a: (p if p >= 0 else None) for a, p in zip(attempt_ids, found, strict=True)}
+
+
+class AskedRanks:
+    """ranks_of's question, sent at once and answered later (``answer``): Redis ranks while
+    the caller works, a league board's query meanwhile (leagues.selectors.day_board). Used
+    as a context manager: leaving it reads or drops the reply, so a connection never goes
+    back to the pool with a reply of this question still in it."""
+
+    def __init__(self, challenge_id: int, attempt_ids: list[int]) -> None:
+        self.challenge_id, self.attempt_ids = challenge_id, attempt_ids
+        self._pool: Any = None
+        self._connection: Any = None
+        self._found: dict[int, int | None] | None = None
+        try:
+            client = _redis()
+            if client is None or not attempt_ids:
+                return
+            self._pool = client.connection_pool
+            self._connection = self._pool.get_connection()
+            self._connection.send_command(
+                "EVALSHA",
+                client.register_script(_RANKS).sha,
+                2,
+                key(challenge_id),
+                ready_key(challenge_id),
+                *(member(a) for a in attempt_ids),
+            )
+        except Exception:  # Redis unreachable: no answer, as ranks_of
+            self._drop()
+
+    def answer(self) -> dict[int, int | None] | None:
+        """As ranks_of: each attempt's 0-based position (None: not in the set), or None
+        (the day's index not ready, Redis unreachable, or the script not loaded yet: a
+        restarted Redis answers NOSCRIPT, and ranks_of, which loads it, is asked next)."""
+        if self._connection is not None:
+            try:
+                found = self._connection.read_response()
+            except Exception:
+                self._drop()
+                return None
+            self._pool.release(self._connection)
+            self._connection = None
+            if found is not None:
+                self._found = {a: (p if p >= 0 else None) for a, p in zip(self.attempt_ids, found, strict=True)}
+        return self._found
+
+    def _drop(self) -> None:
+        # A connection whose reply is unread or half read is closed, not reused.
+        if self._connection is not None:
+            self._connection.disconnect()
+            self._pool.release(self._connection)
+        self._connection = None
+
+    def __enter__(self) -> AskedRanks:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._connection is not None:
+            self.answer()
 
 
 def size(challenge_id: int) -> int | None:

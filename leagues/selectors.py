@@ -14,8 +14,10 @@ player who is not a member gets ``not_found``, as for a league that does not exi
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
+import threading
 from typing import Any
 
 import psycopg
@@ -151,13 +153,18 @@ def parse_week(text: str) -> dt.date:
 # --- the boards ---------------------------------------------------------------------------------
 
 
-def _global_ranks(challenge_id: int, played: list[tuple]) -> tuple[dict[int, int], bool]:
+def _global_ranks(
+    challenge_id: int, played: list[tuple], asked: dict[int, int | None] | None
+) -> tuple[dict[int, int], bool]:
     """The ranks on the day's global board of counted results (rows of ``_DAY_SQL``), by
-    attempt id: from the rank index in one round trip when it is ready (a board of 200
-    members asks 200 ranks), else counted in SQL (``_sql_ranks``) for any result the
-    index does not hold; and whether the index was ready."""
-    found = rank_index.ranks_of(challenge_id, [row[2] for row in played if row[5]])
-    ranks = {aid: position + 1 for aid, position in (found or {}).items() if position is not None}
+    attempt id: from the rank index when it is ready (``asked``: its answer for the
+    attempts asked ahead of the query, see _Hints; the others in one more round trip), else
+    counted in SQL (``_sql_ranks``) for any result the index does not hold; and whether the
+    index was ready."""
+    ranks = {aid: position + 1 for aid, position in (asked or {}).items() if position is not None}
+    ask = [row[2] for row in played if row[5] and row[2] not in (asked or ())]
+    found = rank_index.ranks_of(challenge_id, ask) if ask or asked is None else asked
+    ranks.update((aid, position + 1) for aid, position in (found or {}).items() if position is not None)
     missing = [row[2:5] for row in played if row[2] not in ranks]
     if not missing:
         return ranks, found is not None
@@ -322,16 +329,64 @@ def _by_name(member: tuple) -> tuple:
     return (member[1].casefold(), member[0])
 
 
+class _Hints:
+    """What this process last read of each league's day board (the most recent KEPT): the
+    day's challenge, the members, the attempts on it. A member's next read of that board
+    sends the rank index its question first (rank_index.AskedRanks), so that Redis ranks
+    while Postgres runs the board's query: side by side, not one after the other (a third
+    less time a board, bench.leagues_scale). A hint only lets work start early: the answer
+    is the request's own query's, attempts the hint did not know (a member who has played
+    since) are ranked after it, and an attempt no longer on the board costs Redis a rank
+    nobody reads. Only for a caller who was a member at the last read: a stranger's request
+    sends Redis nothing, and its 404 takes no longer for a league whose board was read here."""
+
+    KEPT = 256
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # threads of one process (gthread, ASGI) share it
+        self._seen: dict[tuple[int, dt.date], tuple[int, frozenset[int], list[int]]] = {}
+
+    def ask(self, league_id: int, day: dt.date, member: Player | None) -> rank_index.AskedRanks | None:
+        seen = self._seen.get((league_id, day))
+        if seen is None or member is None or member.pk not in seen[1]:
+            return None
+        return rank_index.AskedRanks(seen[0], seen[2])
+
+    def keep(self, league_id: int, day: dt.date, rows: list[tuple]) -> None:
+        played = [row for row in rows if row[2] is not None]
+        if not played:
+            return
+        seen = (played[0][6], frozenset(row[0] for row in rows), [row[2] for row in played if row[5]])
+        with self._lock:
+            self._seen.pop((league_id, day), None)  # the newest last: the oldest goes first
+            self._seen[(league_id, day)] = seen
+            if len(self._seen) > self.KEPT:
+                del self._seen[next(iter(self._seen))]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._seen.clear()
+
+
+_hints = _Hints()
+
+
 def day_board(league_id: int, day: dt.date, *, member: Player | None) -> dict[str, Any]:
     """The members' results of the day in the global order (RANK_ORDER: score desc, fewer
     asks, earlier finish, then the attempt), each with its rank in the league and on the
     day's global board; then the members not on it (not played yet, or their result does
     not count), by name. Read for ``member``: for anyone else the league does not exist."""
-    rows = _gated_rows(_DAY_SQL, [DAILY_GAME, day, league_id], member, league_id)
+    asking = _hints.ask(league_id, day, member)
+    with asking or contextlib.nullcontext():
+        rows = _gated_rows(_DAY_SQL, [DAILY_GAME, day, league_id], member, league_id)
+        asked = asking.answer() if asking is not None else None
+    _hints.keep(league_id, day, rows)
     # In RANK_ORDER (the members who have no result that day come first or last, by the
     # database's place for NULL: they are listed apart).
     played = [row for row in rows if row[2] is not None]
-    ranks, indexed = _global_ranks(played[0][6], played) if played else ({}, True)
+    if asking is not None and played and asking.challenge_id != played[0][6]:
+        asked = None  # another day's index (tests' databases come and go): not this board's
+    ranks, indexed = _global_ranks(played[0][6], played, asked) if played else ({}, True)
     entries = [
         {
             "rank": position,
