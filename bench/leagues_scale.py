@@ -294,10 +294,13 @@ def main() -> None:
                 kept[label] = so_far + after - before
 
     def serial_board(lg):
-        # Without the hint of the league's last read (leagues.selectors._Hints): the rank
-        # index is asked after the query, as a league's first read in a process is.
-        selectors._hints.clear()
-        return selectors.day_board(lg.pk, measured.date, member=requester)
+        # Without asking the rank index ahead of the query (leagues.selectors._Hints): as a
+        # league's first read in a process is. The hints stay, for the other calls.
+        selectors._hints.asking = False
+        try:
+            return selectors.day_board(lg.pk, measured.date, member=requester)
+        finally:
+            selectors._hints.asking = True
 
     calls = {
         "day board, selector": lambda lg: selectors.day_board(lg.pk, measured.date, member=requester),

@@ -59,4 +59,6 @@ class Client:
         response = self.app(environ, start_response)
         payload = b"".join(response)
         response.close()
-        return status[0], json.loads(payload) if payload and parse else payload
+        if not parse:
+            return status[0], payload
+        return status[0], json.loads(payload) if payload else None

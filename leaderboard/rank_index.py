@@ -11,6 +11,7 @@ until then (or with no Redis at all) readers use SQL.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import Any
 
@@ -124,33 +125,43 @@ def ranks_of(challenge_id: int, attempt_ids: list[int]) -> dict[int, int | None]
     return {a: (p if p >= 0 else None) for a, p in zip(attempt_ids, found, strict=True)}
 
 
+_RANKS_SHA = hashlib.sha1(_RANKS.encode()).hexdigest()  # what EVALSHA names it by (redis-py's Script.sha)
+
+
 class AskedRanks:
     """ranks_of's question, sent at once and answered later (``answer``): Redis ranks while
-    the caller works, a league board's query meanwhile (leagues.selectors.day_board). Used
-    as a context manager: leaving it reads or drops the reply, so a connection never goes
-    back to the pool with a reply of this question still in it."""
+    the caller works, a league board's query meanwhile (leagues.selectors.day_board). A
+    context manager: the question is sent on entering, and leaving reads or drops the reply,
+    so a connection never goes back to the pool with a reply of this question still in it,
+    nor stays out of it (an interrupt included)."""
 
-    def __init__(self, challenge_id: int, attempt_ids: list[int]) -> None:
+    def __init__(self, challenge_id: int, attempt_ids: tuple[int, ...]) -> None:
         self.challenge_id, self.attempt_ids = challenge_id, attempt_ids
         self._pool: Any = None
         self._connection: Any = None
         self._found: dict[int, int | None] | None = None
+
+    def __enter__(self) -> AskedRanks:
         try:
             client = _redis()
-            if client is None or not attempt_ids:
-                return
+            if client is None or not self.attempt_ids:
+                return self
             self._pool = client.connection_pool
             self._connection = self._pool.get_connection()
             self._connection.send_command(
                 "EVALSHA",
-                client.register_script(_RANKS).sha,
+                _RANKS_SHA,
                 2,
-                key(challenge_id),
-                ready_key(challenge_id),
-                *(member(a) for a in attempt_ids),
+                key(self.challenge_id),
+                ready_key(self.challenge_id),
+                *(member(a) for a in self.attempt_ids),
             )
-        except Exception:  # Redis unreachable: no answer, as ranks_of
+        except BaseException as exc:
             self._drop()
+            if not isinstance(exc, Exception):
+                raise
+            # Redis unreachable: no answer, as ranks_of
+        return self
 
     def answer(self) -> dict[int, int | None] | None:
         """As ranks_of: each attempt's 0-based position (None: not in the set), or None
@@ -159,8 +170,10 @@ class AskedRanks:
         if self._connection is not None:
             try:
                 found = self._connection.read_response()
-            except Exception:
+            except BaseException as exc:
                 self._drop()
+                if not isinstance(exc, Exception):
+                    raise
                 return None
             self._pool.release(self._connection)
             self._connection = None
@@ -174,9 +187,6 @@ class AskedRanks:
             self._connection.disconnect()
             self._pool.release(self._connection)
         self._connection = None
-
-    def __enter__(self) -> AskedRanks:
-        return self
 
     def __exit__(self, *exc) -> None:
         if self._connection is not None:

@@ -157,24 +157,30 @@ def _global_ranks(
     challenge_id: int, played: list[tuple], asked: dict[int, int | None] | None
 ) -> tuple[dict[int, int], bool]:
     """The ranks on the day's global board of counted results (rows of ``_DAY_SQL``), by
-    attempt id: from the rank index when it is ready (``asked``: its answer for the
-    attempts asked ahead of the query, see _Hints; the others in one more round trip), else
-    counted in SQL (``_sql_ranks``) for any result the index does not hold; and whether the
-    index was ready."""
-    ranks = {aid: position + 1 for aid, position in (asked or {}).items() if position is not None}
-    ask = [row[2] for row in played if row[5] and row[2] not in (asked or ())]
-    found = rank_index.ranks_of(challenge_id, ask) if ask or asked is None else asked
-    ranks.update((aid, position + 1) for aid, position in (found or {}).items() if position is not None)
+    attempt id: from the rank index when it is ready, else counted in SQL (``_sql_ranks``)
+    for any result the index does not hold; and whether the index was ready.
+
+    ``asked``: the index's answer to the question asked ahead of the query (_Hints). It is
+    the answer when it covers every result the index holds (``indexed``); else every rank
+    is asked again, after the query, in one question: ranks read at two moments could give
+    a member who played since the last read and the one they passed the same rank."""
+    indexed = [row[2] for row in played if row[5]]
+    if asked is None or any(aid not in asked for aid in indexed):
+        found = rank_index.ranks_of(challenge_id, indexed)
+    else:
+        found = asked
+    ready = found is not None or asked is not None
+    ranks = {aid: p + 1 for aid in indexed if found is not None and (p := found.get(aid)) is not None}
     missing = [row[2:5] for row in played if row[2] not in ranks]
     if not missing:
-        return ranks, found is not None
+        return ranks, ready
     # The finish breaks ties: read only for the ranks SQL counts (parsing 200 timestamps
     # cost the board more than its query).
     finished = dict(
         Result.objects.filter(attempt_id__in=[m[0] for m in missing]).values_list("attempt_id", "finished_at")
     )
     sql = _sql_ranks(challenge_id, [(aid, score, asks, finished[aid]) for aid, score, asks in missing])
-    return {**ranks, **sql}, found is not None
+    return {**ranks, **sql}, ready
 
 
 def _sql_ranks(challenge_id: int, rows: list[tuple[int, int, int, dt.datetime]]) -> dict[int, int]:
@@ -333,35 +339,42 @@ class _Hints:
     """What this process last read of each league's day board (the most recent KEPT): the
     day's challenge, the members, the attempts on it. A member's next read of that board
     sends the rank index its question first (rank_index.AskedRanks), so that Redis ranks
-    while Postgres runs the board's query: side by side, not one after the other (a third
+    while Postgres runs the board's query: side by side, not one after the other (a quarter
     less time a board, bench.leagues_scale). A hint only lets work start early: the answer
-    is the request's own query's, attempts the hint did not know (a member who has played
-    since) are ranked after it, and an attempt no longer on the board costs Redis a rank
-    nobody reads. Only for a caller who was a member at the last read: a stranger's request
-    sends Redis nothing, and its 404 takes no longer for a league whose board was read here."""
+    is the request's own query's, and when a member has played since, every rank is asked
+    again after it (_global_ranks). Only for a caller who was a member at the last read: a
+    stranger's request sends Redis nothing, and its 404 takes no longer for a league whose
+    board was read here. A member removed since sends the question once: their 404 forgets
+    the hint."""
 
     KEPT = 256
 
     def __init__(self) -> None:
         self._lock = threading.Lock()  # threads of one process (gthread, ASGI) share it
-        self._seen: dict[tuple[int, dt.date], tuple[int, frozenset[int], list[int]]] = {}
+        self._seen: dict[tuple[int, dt.date], tuple[int, frozenset[int], tuple[int, ...]]] = {}
+        self.asking = True  # False: every read asks after its query (bench.leagues_scale compares)
 
     def ask(self, league_id: int, day: dt.date, member: Player | None) -> rank_index.AskedRanks | None:
         seen = self._seen.get((league_id, day))
-        if seen is None or member is None or member.pk not in seen[1]:
+        if seen is None or member is None or member.pk not in seen[1] or not self.asking:
             return None
         return rank_index.AskedRanks(seen[0], seen[2])
 
     def keep(self, league_id: int, day: dt.date, rows: list[tuple]) -> None:
         played = [row for row in rows if row[2] is not None]
-        if not played:
+        if not played:  # nothing to ask ahead next time
+            self.forget(league_id, day)
             return
-        seen = (played[0][6], frozenset(row[0] for row in rows), [row[2] for row in played if row[5]])
+        seen = (played[0][6], frozenset(row[0] for row in rows), tuple(row[2] for row in played if row[5]))
         with self._lock:
             self._seen.pop((league_id, day), None)  # the newest last: the oldest goes first
             self._seen[(league_id, day)] = seen
             if len(self._seen) > self.KEPT:
                 del self._seen[next(iter(self._seen))]
+
+    def forget(self, league_id: int, day: dt.date) -> None:
+        with self._lock:
+            self._seen.pop((league_id, day), None)
 
     def clear(self) -> None:
         with self._lock:
@@ -378,7 +391,12 @@ def day_board(league_id: int, day: dt.date, *, member: Player | None) -> dict[st
     not count), by name. Read for ``member``: for anyone else the league does not exist."""
     asking = _hints.ask(league_id, day, member)
     with asking or contextlib.nullcontext():
-        rows = _gated_rows(_DAY_SQL, [DAILY_GAME, day, league_id], member, league_id)
+        try:
+            rows = _gated_rows(_DAY_SQL, [DAILY_GAME, day, league_id], member, league_id)
+        except LeagueError:
+            if asking is not None:  # a member no more: the hint goes, and asks nothing ahead for them again
+                _hints.forget(league_id, day)
+            raise
         asked = asking.answer() if asking is not None else None
     _hints.keep(league_id, day, rows)
     # In RANK_ORDER (the members who have no result that day come first or last, by the
