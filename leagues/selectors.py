@@ -218,8 +218,10 @@ def _sql_ranks(challenge_id: int, rows: list[tuple[int, int, int, dt.datetime]])
 # a board answers in a few milliseconds on a day of a million results (bench.leagues_scale),
 # and building the ORM's query and 200 model instances cost more than Postgres' answer.
 #
-# Each member's results are one short range of the index ``result_member_days`` (player,
-# day: migration 0002). Postgres reads them member by member because the query says so
+# The members and their names are one range of the index ``membership_board`` (the league,
+# then each member's id and name: migration 0004, whose triggers keep Membership.name the
+# player's); each member's results one short range of the index ``result_member_days``
+# (player, day: migration 0002). Postgres reads them member by member because the query says so
 # (LATERAL): joined plainly, it could not know how many results the day has (the day's id
 # is a subquery's, and days differ a thousandfold) and with a year of history it chose to
 # hash the whole day, a million rows (3.5 s). SQLite, the tests' database, has no LATERAL
@@ -228,9 +230,8 @@ def _sql_ranks(challenge_id: int, rows: list[tuple[int, int, int, dt.datetime]])
 _COUNTED_SQL = "r.ranked AND NOT r.disqualified AND NOT r.held"
 _THE_DAY = f"(SELECT c.id FROM {DailyChallenge._meta.db_table} c WHERE c.game = %s AND c.date = %s)"
 _DAY_SELECT = f"""
-SELECT m.player_id, p.name, r.attempt_id, r.score, r.asks, r.indexed, r.challenge_id
+SELECT m.player_id, m.name, r.attempt_id, r.score, r.asks, r.indexed, r.challenge_id
 FROM {Membership._meta.db_table} m
-JOIN {Player._meta.db_table} p ON p.id = m.player_id
 """
 # The caller's membership is the boards' own condition (_MEMBER_GATE): one round trip, not
 # a check and then the board (a millisecond of a board's request in bench.leagues_scale).
@@ -264,9 +265,8 @@ WITH week AS MATERIALIZED (
     SELECT array_agg(c.id) AS ids, min(c.id) AS lo, max(c.id) AS hi
     FROM {DailyChallenge._meta.db_table} c WHERE c.game = %s AND c.date BETWEEN %s AND %s
 )
-SELECT m.player_id, p.name, w.points, w.played, w.asks
+SELECT m.player_id, m.name, w.points, w.played, w.asks
 FROM week, {Membership._meta.db_table} m
-JOIN {Player._meta.db_table} p ON p.id = m.player_id
 CROSS JOIN LATERAL (
     SELECT COALESCE(SUM(r.score), 0) AS points, COUNT(*) AS played, COALESCE(SUM(r.asks), 0) AS asks
     FROM {Result._meta.db_table} r
@@ -276,13 +276,12 @@ CROSS JOIN LATERAL (
 WHERE m.league_id = %s AND {_MEMBER_GATE}
 """,
     "other": f"""
-SELECT m.player_id, p.name, COALESCE(SUM(r.score), 0), COUNT(r.attempt_id), COALESCE(SUM(r.asks), 0)
+SELECT m.player_id, m.name, COALESCE(SUM(r.score), 0), COUNT(r.attempt_id), COALESCE(SUM(r.asks), 0)
 FROM {Membership._meta.db_table} m
-JOIN {Player._meta.db_table} p ON p.id = m.player_id
 LEFT JOIN {Result._meta.db_table} r ON r.player_id = m.player_id AND {_COUNTED_SQL} AND r.challenge_id IN (
     SELECT c.id FROM {DailyChallenge._meta.db_table} c WHERE c.game = %s AND c.date BETWEEN %s AND %s)
 WHERE m.league_id = %s AND {_MEMBER_GATE}
-GROUP BY m.player_id, p.name
+GROUP BY m.player_id, m.name
 """,
 }
 
