@@ -124,6 +124,9 @@ def make_leagues(count: int, size: int, members: int, requester, rng: random.Ran
         picked = rng.sample(range(1, size + 1), members - 1)
         rows += [Membership(league=league, player_id=PLAYER_BASE + g) for g in picked]
         rows.append(Membership(league=league, player=requester))
+    # Members join over weeks, each league's between the others': a league's memberships lie
+    # on as many pages of the table as it has members, not side by side.
+    rng.shuffle(rows)
     Membership.objects.bulk_create(rows, batch_size=5000)
     League.objects.filter(pk__in=[lg.pk for lg in leagues]).update(owner=requester)
     return leagues
