@@ -8,7 +8,9 @@ results of the day are found among a year of their own, as on a site that has ru
 Target (issue 28): a league board of 200 members and a week of standings answer in
 <= 5 ms p99 in process with 1M results that day. Measured two ways: the selectors alone
 (leagues.selectors.day_board / week_standings, what the API answers with) and the whole
-API request through Django in process (token authentication, the member check, JSON).
+API request through Django in process (token authentication, the member check, JSON); the
+day board also with its ranks asked after the query (as a league's first read in a process),
+beside the same board asking them before it. The calls take turns, in blocks.
 
 Its own database (`bench_leagues`, or BENCH_DB) and a redis-server of its own (BENCH_REDIS to
 choose one): the day's rank index is built before measuring, as the site keeps it.
