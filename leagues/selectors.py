@@ -350,21 +350,28 @@ class _Hints:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()  # threads of one process (gthread, ASGI) share it
-        self._seen: dict[tuple[int, dt.date], tuple[int, frozenset[int], tuple[int, ...]]] = {}
+        # (league, day) -> (the day's challenge, the members, the attempts, the question as
+        # packed for Redis, or None until it is first asked)
+        self._seen: dict[tuple[int, dt.date], tuple[int, frozenset[int], tuple[int, ...], Any]] = {}
         self.asking = True  # False: every read asks after its query (bench.leagues_scale compares)
 
     def ask(self, league_id: int, day: dt.date, member: Player | None) -> rank_index.AskedRanks | None:
         seen = self._seen.get((league_id, day))
         if seen is None or member is None or member.pk not in seen[1] or not self.asking:
             return None
-        return rank_index.AskedRanks(seen[0], seen[2])
+        return rank_index.AskedRanks(seen[0], seen[2], seen[3])
 
-    def keep(self, league_id: int, day: dt.date, rows: list[tuple]) -> None:
+    def keep(self, league_id: int, day: dt.date, rows: list[tuple], asked: rank_index.AskedRanks | None = None) -> None:
         played = [row for row in rows if row[2] is not None]
         if not played:  # nothing to ask ahead next time
             self.forget(league_id, day)
             return
-        seen = (played[0][6], frozenset(row[0] for row in rows), tuple(row[2] for row in played if row[5]))
+        challenge_id, attempts = played[0][6], tuple(row[2] for row in played if row[5])
+        # The same question as this read's (nobody has played since): kept as it was packed.
+        packed = None
+        if asked is not None and (asked.challenge_id, asked.attempt_ids) == (challenge_id, attempts):
+            packed = asked.packed
+        seen = (challenge_id, frozenset(row[0] for row in rows), attempts, packed)
         with self._lock:
             self._seen.pop((league_id, day), None)  # the newest last: the oldest goes first
             self._seen[(league_id, day)] = seen
@@ -397,7 +404,7 @@ def day_board(league_id: int, day: dt.date, *, member: Player | None) -> dict[st
                 _hints.forget(league_id, day)
             raise
         asked = asking.answer() if asking is not None else None
-    _hints.keep(league_id, day, rows)
+    _hints.keep(league_id, day, rows, asking)
     # In RANK_ORDER (the members who have no result that day come first or last, by the
     # database's place for NULL: they are listed apart).
     played = [row for row in rows if row[2] is not None]
