@@ -30,11 +30,11 @@ class Membership(models.Model):
     player = models.ForeignKey("challenges.Player", on_delete=models.CASCADE, related_name="league_memberships")
     # Who is "oldest" when an owner's account goes: the earliest to join (then the lowest id).
     joined_at = models.DateTimeField(auto_now_add=True)
-    # The player's name, a copy the database keeps (triggers, migration 0004: on joining and
-    # on every rename, whoever writes it): the boards read members with their names from one
-    # index of the league's (membership_board) instead of 200 probes of the players' table.
-    # Nothing here writes it: what an insert or update puts in it is overwritten.
-    name = models.CharField(max_length=24, default="", editable=False)
+    # On Postgres the table also has a column ``name``: the player's name, a copy the
+    # database keeps (triggers, migration 0004: on joining and on every rename, whoever
+    # writes it), which the boards read with the members from one index of the league's
+    # (membership_board) instead of 200 probes of the players' table. Not a field here: the
+    # ORM neither reads nor writes it.
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["league", "player"], name="one_membership_per_league")]

@@ -219,8 +219,8 @@ def _sql_ranks(challenge_id: int, rows: list[tuple[int, int, int, dt.datetime]])
 # and building the ORM's query and 200 model instances cost more than Postgres' answer.
 #
 # The members and their names are one range of the index ``membership_board`` (the league,
-# then each member's id and name: migration 0004, whose triggers keep Membership.name the
-# player's); each member's results one short range of the index ``result_member_days``
+# then each member's id and name: migration 0004, whose triggers keep the membership's copy
+# of the player's name, on Postgres); each member's results one short range of the index ``result_member_days``
 # (player, day: migration 0002). Postgres reads them member by member because the query says so
 # (LATERAL): joined plainly, it could not know how many results the day has (the day's id
 # is a subquery's, and days differ a thousandfold) and with a year of history it chose to
@@ -229,10 +229,19 @@ def _sql_ranks(challenge_id: int, rows: list[tuple[int, int, int, dt.datetime]])
 # joined plainly.
 _COUNTED_SQL = "r.ranked AND NOT r.disqualified AND NOT r.held"
 _THE_DAY = f"(SELECT c.id FROM {DailyChallenge._meta.db_table} c WHERE c.game = %s AND c.date = %s)"
-_DAY_SELECT = f"""
+# The members' names: on Postgres the membership's copy (migration 0004), elsewhere the
+# players' table.
+_DAY_SELECT = {
+    "postgresql": f"""
 SELECT m.player_id, m.name, r.attempt_id, r.score, r.asks, r.indexed, r.challenge_id
 FROM {Membership._meta.db_table} m
-"""
+""",
+    "other": f"""
+SELECT m.player_id, p.name, r.attempt_id, r.score, r.asks, r.indexed, r.challenge_id
+FROM {Membership._meta.db_table} m
+JOIN {Player._meta.db_table} p ON p.id = m.player_id
+""",
+}
 # The caller's membership is the boards' own condition (_MEMBER_GATE): one round trip, not
 # a check and then the board (a millisecond of a board's request in bench.leagues_scale).
 # Postgres runs the uncorrelated EXISTS once, before anything else (a one-time filter): for
@@ -244,14 +253,14 @@ WHERE m.league_id = %s AND {_MEMBER_GATE}
 ORDER BY r.score DESC, r.asks, r.finished_at, r.attempt_id
 """
 _DAY_SQL = {
-    "postgresql": f"""{_DAY_SELECT}
+    "postgresql": f"""{_DAY_SELECT["postgresql"]}
 LEFT JOIN LATERAL (
     SELECT r.attempt_id, r.score, r.asks, r.indexed, r.challenge_id, r.finished_at
     FROM {Result._meta.db_table} r
     WHERE r.player_id = m.player_id AND {_COUNTED_SQL} AND r.challenge_id = {_THE_DAY}
     LIMIT 1  -- one ranked game a day; and the subquery stays apart from the join
 ) r ON TRUE{_DAY_ORDER}""",
-    "other": f"""{_DAY_SELECT}
+    "other": f"""{_DAY_SELECT["other"]}
 LEFT JOIN {Result._meta.db_table} r
     ON r.player_id = m.player_id AND {_COUNTED_SQL} AND r.challenge_id = {_THE_DAY}{_DAY_ORDER}""",
 }
@@ -276,12 +285,13 @@ CROSS JOIN LATERAL (
 WHERE m.league_id = %s AND {_MEMBER_GATE}
 """,
     "other": f"""
-SELECT m.player_id, m.name, COALESCE(SUM(r.score), 0), COUNT(r.attempt_id), COALESCE(SUM(r.asks), 0)
+SELECT m.player_id, p.name, COALESCE(SUM(r.score), 0), COUNT(r.attempt_id), COALESCE(SUM(r.asks), 0)
 FROM {Membership._meta.db_table} m
+JOIN {Player._meta.db_table} p ON p.id = m.player_id
 LEFT JOIN {Result._meta.db_table} r ON r.player_id = m.player_id AND {_COUNTED_SQL} AND r.challenge_id IN (
     SELECT c.id FROM {DailyChallenge._meta.db_table} c WHERE c.game = %s AND c.date BETWEEN %s AND %s)
 WHERE m.league_id = %s AND {_MEMBER_GATE}
-GROUP BY m.player_id, m.name
+GROUP BY m.player_id, p.name
 """,
 }
 

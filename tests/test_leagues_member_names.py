@@ -13,7 +13,6 @@ from django.db import connection
 
 from challenges import days
 from challenges.models import Player
-from leagues.models import Membership
 from tests.conftest import new_player
 from tests.test_leagues_api import create, join, player_of, result
 
@@ -52,16 +51,66 @@ def test_a_name_changed_by_a_bulk_update_reaches_the_boards_too():
     assert boards(ann, made)[1] == ["Ann", "Bobby"]
 
 
+def copies(league_id: int) -> dict[int, str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT player_id, name FROM leagues_membership WHERE league_id = %s", [league_id])
+        return dict(cursor.fetchall())
+
+
 def test_a_copy_written_over_by_hand_is_the_players_name_again():
+    if connection.vendor != "postgresql":
+        pytest.skip("the copy is Postgres' (SQLite reads the players' table)")
     ann, bob = new_player("Ann"), new_player("Bob")
     made = create(ann)
     join(bob, made["code"])
-    membership = Membership.objects.get(league_id=made["id"], player=player_of(bob))
-    assert membership.name == "Bob"  # copied on joining
-    Membership.objects.filter(pk=membership.pk).update(name="Mallory")
-    assert Membership.objects.get(pk=membership.pk).name == "Bob"
-    Membership.objects.create(league_id=made["id"], player=player_of(new_player("Cid")), name="Mallory")
+    bob_id = player_of(bob).pk
+    assert copies(made["id"])[bob_id] == "Bob"  # copied on joining
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE leagues_membership SET name = 'Mallory' WHERE player_id = %s", [bob_id])
+        cursor.execute(
+            "INSERT INTO leagues_membership (league_id, player_id, joined_at, name) VALUES (%s, %s, now(), 'Mallory')",
+            [made["id"], player_of(new_player("Cid")).pk],
+        )
+    assert sorted(copies(made["id"]).values()) == ["Ann", "Bob", "Cid"]
     assert boards(ann, made)[1] == ["Ann", "Bob", "Cid"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rename_committed_while_a_member_joins_reaches_the_copy():
+    """The join reads the player's name and the rename rewrites the copies: without a lock,
+    a rename committed between the two finds no membership to rewrite yet, and the join then
+    commits the old name for good. The join's read holds the player's row (FOR SHARE): the
+    rename waits for the join to commit, then rewrites its copy too."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the copy is Postgres'")
+    import threading
+
+    import psycopg
+
+    ann, dee = new_player("Ann"), new_player("Dee")
+    made = create(ann)
+    dee_id = player_of(dee).pk
+    settings = connection.settings_dict
+    dsn = f"host={settings['HOST'] or '127.0.0.1'} port={settings['PORT'] or 5432} dbname={settings['NAME']} user={settings['USER']}"
+    with psycopg.connect(dsn) as joining, psycopg.connect(dsn, autocommit=True) as renaming:
+        joining.execute(
+            "INSERT INTO leagues_membership (league_id, player_id, joined_at) VALUES (%s, %s, now())",
+            [made["id"], dee_id],
+        )  # not committed yet: the join's transaction is open
+        done = threading.Event()
+
+        def rename():
+            renaming.execute("UPDATE challenges_player SET name = 'Renamed' WHERE id = %s", [dee_id])
+            done.set()
+
+        thread = threading.Thread(target=rename)
+        thread.start()
+        waited = not done.wait(0.5)  # the fault: a rename under way while the join is open
+        joining.commit()
+        thread.join(10)
+    assert waited, "the rename did not wait for the join"
+    assert done.is_set()
+    assert copies(made["id"])[dee_id] == "Renamed"
 
 
 def test_the_day_board_reads_no_players_table():
