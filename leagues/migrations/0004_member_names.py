@@ -5,7 +5,7 @@ an insert or update of the membership puts there. The league boards read the mem
 their names from one covering index of the league's (membership_board: the league, then its
 members' ids and names), not from 200 probes of the players' table: on a day of a million
 results that was half of a board's query, 1.7-2.1 ms down to 0.9-1.0 (pgbench, 20 leagues
-in turn; docs/reports/leagues-2026-12-04-4d60752.md).
+in turn; docs/reports/leagues-2026-12-04-d4e90b9.md).
 
 Postgres only, and outside the model (like 0002's index): the ORM neither reads nor writes
 the column, so it never holds a stale copy in memory, and SQLite, the development database,
