@@ -324,11 +324,12 @@ def main() -> None:
         for label, call in calls.items():
             timed(call, label, start)
     runs = wall
+
+    def per_request(used: float | None, samples: list[float]) -> float | None:
+        return None if used is None else used / len(samples)
+
     for label, samples in runs.items():
-        servers[label] = tuple(  # type: ignore[assignment]
-            None if kept[label] is None else kept[label] / len(samples)  # type: ignore[operator]
-            for kept in (used_pg, used_redis)
-        )
+        servers[label] = (per_request(used_pg[label], samples), per_request(used_redis[label], samples))
 
     def server_ms(sql: str, params) -> tuple[float, float, bool]:
         """Postgres' planning and execution times of a board's query (EXPLAIN ANALYZE, the

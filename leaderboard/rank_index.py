@@ -120,6 +120,12 @@ def ranks_of(challenge_id: int, attempt_ids: list[int]) -> dict[int, int | None]
         )
     except Exception:
         return None
+    return _positions(attempt_ids, found)
+
+
+def _positions(attempt_ids, found: list[int] | None) -> dict[int, int | None] | None:
+    """_RANKS' answer by attempt: its 0-based position, None where it is not in the set;
+    None for no answer (the day's set not ready)."""
     if found is None:
         return None
     return {a: (p if p >= 0 else None) for a, p in zip(attempt_ids, found, strict=True)}
@@ -182,8 +188,7 @@ class AskedRanks:
                 return None
             self._pool.release(self._connection)
             self._connection = None
-            if found is not None:
-                self._found = {a: (p if p >= 0 else None) for a, p in zip(self.attempt_ids, found, strict=True)}
+            self._found = _positions(self.attempt_ids, found)
         return self._found
 
     def _drop(self) -> None:

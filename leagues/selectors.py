@@ -371,8 +371,11 @@ class _Hints:
             return None
         return rank_index.AskedRanks(seen[0], seen[2], seen[3])
 
-    def keep(self, league_id: int, day: dt.date, rows: list[tuple], asked: rank_index.AskedRanks | None = None) -> None:
-        played = [row for row in rows if row[2] is not None]
+    def keep(
+        self, league_id: int, day: dt.date, rows: list[tuple], played: list[tuple], asked: rank_index.AskedRanks | None
+    ) -> None:
+        """``rows``: the board's query's; ``played``: those with a result; ``asked``: this
+        read's question ahead, if any."""
         if not played:  # nothing to ask ahead next time
             self.forget(league_id, day)
             return
@@ -414,10 +417,10 @@ def day_board(league_id: int, day: dt.date, *, member: Player | None) -> dict[st
                 _hints.forget(league_id, day)
             raise
         asked = asking.answer() if asking is not None else None
-    _hints.keep(league_id, day, rows, asking)
     # In RANK_ORDER (the members who have no result that day come first or last, by the
     # database's place for NULL: they are listed apart).
     played = [row for row in rows if row[2] is not None]
+    _hints.keep(league_id, day, rows, played, asking)
     if asking is not None and played and asking.challenge_id != played[0][6]:
         asked = None  # another day's index (tests' databases come and go): not this board's
     ranks, indexed = _global_ranks(played[0][6], played, asked) if played else ({}, True)
