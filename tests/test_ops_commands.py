@@ -82,7 +82,14 @@ def test_reverify_day_replays_every_finished_attempt_and_repairs_results(played_
     assert Attempt.objects.get(pk=unfinished["id"]).status == "playing"  # left alone
 
 
-def test_reverify_day_by_default_hands_the_replays_to_the_tasks(played_day):
+def test_reverify_day_by_default_hands_the_replays_to_the_tasks(played_day, monkeypatch):
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        # Handed over, not sent: a worker another test of this process started (a session's)
+        # would replay them while this test's tables are emptied, and the truncate deadlocked
+        # with it (CI, 2026-12-04). The worker's side: test_reverify_day_handed_to_a_worker_….
+        from challenges import services
+
+        monkeypatch.setattr(services, "enqueue_verification", lambda attempt_id: None)
     before = timezone.now()
     out = run("reverify_day", "today")
     assert out.startswith(f"queued 3 attempts of {days.today()}")
