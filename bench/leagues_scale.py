@@ -10,12 +10,7 @@ Target (issue 28): a league board of 200 members and a week of standings answer 
 (leagues.selectors.day_board / week_standings, what the API answers with) and the whole
 API request through Django in process (token authentication, the member check, JSON); the
 day board also with its ranks asked after the query (as a league's first read in a process),
-beside the same board asking them before it, and a board's first read (no ranks kept for
-it: rank_index.ranks_of asks all 200 afresh). The calls take turns, in blocks.
-
-Meanwhile another process adds results to the day's rank index (--changes a second, and
-takes one back for every ten): the global ranks a board shows move, and a board's ranks kept
-from its last read are brought forward by those changes, as on a busy day.
+beside the same board asking them before it. The calls take turns, in blocks.
 
 Its own database (`bench_leagues`, or BENCH_DB) and a redis-server of its own (BENCH_REDIS to
 choose one): the day's rank index is built before measuring, as the site keeps it.
@@ -70,36 +65,6 @@ def redis_cpu() -> float | None:
     except Exception:
         return None
     return info["used_cpu_user"] + info["used_cpu_sys"]
-
-
-def add_results(url: str, challenge_id: int, base: int, per_second: float, stop, clean) -> None:
-    """Results arriving on the measured day while the boards are read (a process of its
-    own, so that it takes no time from the measured one's interpreter): ``per_second``
-    new entries of the rank index, attempt ids from ``base`` up, keys drawn as the day's;
-    one in ten taken back later (a held or disqualified result). Until ``stop``; removed
-    once ``clean`` is set."""
-    import redis
-
-    from leaderboard import rank_index
-
-    os.environ["REDIS_URL"] = url
-    client = redis.Redis.from_url(url)
-    add, remove = client.register_script(rank_index._ADD), client.register_script(rank_index._REMOVE)
-    logged = rank_index._logged(challenge_id)
-    rng, added, n, start = random.Random(5), [], 0, time.monotonic()
-    while not stop.is_set():
-        key = rank_index.sort_key(
-            score=1000 + 30 * rng.randint(-16, 16), asks=rng.randint(15, 44), finished_ms=rng.randint(0, 86_400_000)
-        )
-        add(keys=logged, args=[rank_index.member(base + n), key])
-        added.append(base + n)
-        n += 1
-        if n % 10 == 0:
-            remove(keys=logged, args=[rank_index.member(added.pop(rng.randrange(len(added))))])
-        time.sleep(max(0.0, start + n / per_second - time.monotonic()))
-    clean.wait(600)
-    for aid in added:
-        remove(keys=logged, args=[rank_index.member(aid)])
 
 
 def fill(size: int, monday):
@@ -227,9 +192,6 @@ def main() -> None:
     parser.add_argument("--members", type=int, default=200)
     parser.add_argument("--samples", type=int, default=1000)
     parser.add_argument("--history", type=int, default=HISTORY_DAYS, help="days each member also played")
-    parser.add_argument(
-        "--changes", type=float, default=100.0, help="results added to the day's index a second while measuring"
-    )
     args = parser.parse_args()
     from bench.own_redis import own_redis
 
@@ -345,22 +307,9 @@ def main() -> None:
         finally:
             selectors._hints.asking = True
 
-    def first_read(lg):
-        # A board no process has read lately: no ranks kept for it (under a name never used),
-        # every rank asked afresh, after the query.
-        real, firsts[0] = selectors._kept, firsts[0] + 1
-        selectors._hints.asking = False
-        selectors._kept = lambda league_id: f"bench-first-{os.getpid()}-{firsts[0]}"  # type: ignore[assignment]
-        try:
-            return selectors.day_board(lg.pk, measured.date, member=requester)
-        finally:
-            selectors._kept, selectors._hints.asking = real, True
-
-    firsts = [0]
     calls = {
         "day board, selector": lambda lg: selectors.day_board(lg.pk, measured.date, member=requester),
         "day board, selector, ranks after query": serial_board,
-        "day board, selector, first read": first_read,
         "week standings, selector": lambda lg: selectors.week_standings(lg.pk, monday, member=requester),
         "GET /api/leagues/<id>/leaderboard/<date>": lambda lg: client(
             "GET", f"/api/leagues/{lg.pk}/leaderboard/{day_text}", token=token, parse=False
@@ -379,40 +328,9 @@ def main() -> None:
 
     gc.collect()
     gc.freeze()
-    import multiprocessing
-
-    spawn = multiprocessing.get_context("spawn")
-    stop, clean = spawn.Event(), spawn.Event()
-    with connection.cursor() as cur:
-        cur.execute("select max(attempt_id) from leaderboard_result")
-        arriving = cur.fetchone()[0] + 1
-    writer = spawn.Process(
-        target=add_results, args=(settings.REDIS_URL, measured.pk, arriving, args.changes, stop, clean), daemon=True
-    )
-    if args.changes > 0:
-        writer.start()
-    seq0 = rank_index._redis().get(rank_index.seq_key(measured.pk))
-    measuring = time.perf_counter()
     for start in range(0, args.samples - block + 1, block):
         for label, call in calls.items():
             timed(call, label, start)
-    measuring = time.perf_counter() - measuring
-    changed = int(rank_index._redis().get(rank_index.seq_key(measured.pk)) or 0) - int(seq0 or 0)
-    # Still correct after all those changes: every league's ranks kept and brought forward
-    # are the set's own, asked afresh (the writer stopped first: both at one moment).
-    stop.set()
-    time.sleep(0.1)  # the writer's last change made
-    for lg in leagues:
-        board_now = selectors.day_board(lg.pk, measured.date, member=requester)
-        ids = [e["player_id"] for e in board_now["entries"]]
-        attempts = dict(
-            board.ranked_results(measured.pk).filter(player_id__in=ids).values_list("player_id", "attempt_id")
-        )
-        afresh = rank_index.ranks_of(measured.pk, [attempts[p] for p in ids], f"bench-check-{lg.pk}-{os.getpid()}")
-        assert [e["global_rank"] for e in board_now["entries"]] == [afresh[attempts[p]] + 1 for p in ids]
-    clean.set()
-    if args.changes > 0:
-        writer.join(120)
     runs = wall
 
     def per_request(used: float | None, samples: list[float]) -> float | None:
@@ -446,8 +364,7 @@ def main() -> None:
     print(
         f"{args.size:,} ranked results on {day_text} ({WEEK_PLAYERS:,} on each other day of {week_text}, "
         f"and each member's on {args.history} more days); {args.leagues} leagues of {args.members} members; {args.samples} requests each, leagues in turn; "
-        f"fill {filled:.0f} s, rank index build {built:.1f} s; while measuring ({measuring:.0f} s), "
-        f"{changed:,} changes to the day's index ({changed / measuring:.0f} a second)"
+        f"fill {filled:.0f} s, rank index build {built:.1f} s"
     )
     print(f"{'wall time, and this process CPU time':<44} | {'p50 ms':>7} | {'p99 ms':>7} | {'max ms':>7} | "
           f"{'CPU p50':>7} | {'CPU p99':>7} | {'PG CPU':>6} | {'Redis':>6}")  # fmt: skip

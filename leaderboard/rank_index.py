@@ -11,12 +11,8 @@ until then (or with no Redis at all) readers use SQL.
 
 from __future__ import annotations
 
-import bisect
-import functools
 import hashlib
-import json
 import logging
-import operator
 from typing import Any
 
 from django.conf import settings
@@ -60,68 +56,6 @@ def available() -> bool:
     return bool(settings.REDIS_URL) and not is_down()
 
 
-def log_key(challenge_id: int) -> str:
-    return f"lb:{challenge_id}:log"
-
-
-def seq_key(challenge_id: int) -> str:
-    return f"lb:{challenge_id}:seq"
-
-
-def epoch_key(challenge_id: int) -> str:
-    return f"lb:{challenge_id}:epoch"
-
-
-def kept_key(challenge_id: int, kept: str) -> str:
-    return f"lb:{challenge_id}:kept:{kept}"
-
-
-# The day's changes, so that ranks read a moment ago can be brought forward instead of asked
-# again (ranks_of's ``kept``): every add and removal appends "+<key> <member>" or
-# "-<key> <member>" to the day's log, counts it in ``seq``, and the log keeps the last
-# LOG_KEPT. A rebuild or a drop replaces the set wholesale: it empties the log and moves to a
-# new ``epoch``, which no kept answer carries. Only these scripts write the day's set.
-LOG_KEPT = 256
-# A kept answer lasts this long unread (s): a league's board read now and then costs no memory.
-KEPT_FOR = 600
-
-_ADD = f"""
-local changed = 0
-for i = 1, #ARGV, 2 do
-  local m, k = ARGV[i], ARGV[i + 1]
-  local old = redis.call('ZSCORE', KEYS[1], m)
-  if not old or tonumber(old) ~= tonumber(k) then
-    if old then
-      redis.call('RPUSH', KEYS[2], '-' .. old .. ' ' .. m)
-      changed = changed + 1
-    end
-    redis.call('ZADD', KEYS[1], k, m)
-    redis.call('RPUSH', KEYS[2], '+' .. k .. ' ' .. m)
-    changed = changed + 1
-  end
-end
-if changed > 0 then
-  redis.call('INCRBY', KEYS[3], changed)
-  redis.call('LTRIM', KEYS[2], -{LOG_KEPT}, -1)
-end
-return changed
-"""
-
-_REMOVE = f"""
-local old = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not old then return 0 end
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('RPUSH', KEYS[2], '-' .. old .. ' ' .. ARGV[1])
-redis.call('INCR', KEYS[3])
-redis.call('LTRIM', KEYS[2], -{LOG_KEPT}, -1)
-return 1
-"""
-
-
-def _logged(challenge_id: int) -> list[str]:
-    return [key(challenge_id), log_key(challenge_id), seq_key(challenge_id)]
-
-
 def add(challenge_id: int, entries: list[tuple[int, int]]) -> bool:
     """Add (attempt_id, sort_key) pairs; False if Redis is unreachable."""
     try:
@@ -129,10 +63,7 @@ def add(challenge_id: int, entries: list[tuple[int, int]]) -> bool:
         client = _redis(bulk=len(entries) > 1000)
         if client is None or not entries:
             return client is not None
-        args: list[str | int] = []
-        for aid, k in entries:
-            args += [member(aid), k]
-        client.register_script(_ADD)(keys=_logged(challenge_id), args=args)
+        client.zadd(key(challenge_id), {member(aid): k for aid, k in entries})
         return True
     except Exception as exc:  # Redis down: the sweeper adds it later
         log.warning("rank index unavailable for add challenge=%s: %s", challenge_id, exc.__class__.__name__)
@@ -144,7 +75,7 @@ def remove(challenge_id: int, attempt_id: int) -> bool:
         client = _redis()
         if client is None:
             return True
-        client.register_script(_REMOVE)(keys=_logged(challenge_id), args=[member(attempt_id)])
+        client.zrem(key(challenge_id), member(attempt_id))
         return True
     except Exception:
         # Readers skip disqualified rows anyway; the entry goes at the day's next rebuild.
@@ -167,115 +98,37 @@ def rank_of(challenge_id: int, attempt_id: int) -> int | None:
         return None
 
 
-# Many ranks in one command (a league's board asks up to 200), kept under a name for the
-# next time: KEYS the day's set, its ready marker, log, seq and epoch, and the kept answer;
-# ARGV[1] the mode ("k": the kept answer may serve, "f": ask afresh), then the members.
-# False when the day's set is not ready. Asked afresh, it answers {"f", ranks} (-1: not in
-# the set) and keeps, under the name, the ranks and each member's key, with the epoch and
-# seq they were read at. The same members asked again within LOG_KEPT changes get {"k",
-# the kept ranks, their keys, the changes since}, from which _positions brings them forward:
-# two hash reads and a short list instead of 200 walks down a skiplist of a million.
-_RANKS = f"""
+# Many ranks in one command (a league's board asks up to 200): the ready marker, then each
+# member's ZRANK (-1: not in the set); false when the day's set is not ready.
+_RANKS = """
 if redis.call('EXISTS', KEYS[2]) == 0 then return false end
-local seq = tonumber(redis.call('GET', KEYS[4]) or '0')
-local epoch = redis.call('GET', KEYS[5]) or '0'
-local members = table.concat(ARGV, ',', 2)
-if ARGV[1] == 'k' then
-  local kept = redis.call('HMGET', KEYS[6], 'e', 's', 'm', 'r', 'k')
-  if kept[1] == epoch and kept[3] == members then
-    local behind = seq - tonumber(kept[2])
-    if behind == 0 then return {{'k', kept[4], kept[5]}} end
-    if behind > 0 and behind <= {LOG_KEPT} and behind <= redis.call('LLEN', KEYS[3]) then
-      local out = redis.call('LRANGE', KEYS[3], -behind, -1)
-      table.insert(out, 1, kept[5])
-      table.insert(out, 1, kept[4])
-      table.insert(out, 1, 'k')
-      return out
-    end
-  end
-end
-local ranks, keys = {{}}, {{}}
-for i = 2, #ARGV do
-  ranks[i - 1] = redis.call('ZRANK', KEYS[1], ARGV[i]) or -1
-  keys[i - 1] = redis.call('ZSCORE', KEYS[1], ARGV[i]) or '-1'
-end
-local r = table.concat(ranks, ',')
-redis.call('HSET', KEYS[6], 'e', epoch, 's', seq, 'm', members, 'r', r, 'k', table.concat(keys, ','))
-redis.call('EXPIRE', KEYS[6], {KEPT_FOR})
-return {{'f', r}}
+local out = {}
+for i, m in ipairs(ARGV) do out[i] = redis.call('ZRANK', KEYS[1], m) or -1 end
+return out
 """
 
 
-def _ranks_keys(challenge_id: int, kept: str) -> list[str]:
-    return [
-        key(challenge_id),
-        ready_key(challenge_id),
-        log_key(challenge_id),
-        seq_key(challenge_id),
-        epoch_key(challenge_id),
-        kept_key(challenge_id, kept),
-    ]
-
-
-_STALE = object()  # a kept answer that cannot be brought forward: ask afresh
-
-
-def ranks_of(challenge_id: int, attempt_ids: list[int] | tuple[int, ...], kept: str) -> dict[int, int | None] | None:
+def ranks_of(challenge_id: int, attempt_ids: list[int]) -> dict[int, int | None] | None:
     """Each attempt's 0-based position (None: not in the set) in one round trip, or None
-    if the day's index is not ready or Redis is unreachable. ``kept``: the name the answer
-    is kept under, so that the same question asked again costs Redis little (_RANKS)."""
+    if the day's index is not ready or Redis is unreachable."""
     try:
         client = _redis()
         if client is None:
             return None
-        script = client.register_script(_RANKS)
-        keys, members = _ranks_keys(challenge_id, kept), [member(a) for a in attempt_ids]
-        found = _positions(attempt_ids, script(keys=keys, args=["k", *members]))
-        if found is _STALE:
-            found = _positions(attempt_ids, script(keys=keys, args=["f", *members]))
+        found = client.register_script(_RANKS)(
+            keys=[key(challenge_id), ready_key(challenge_id)], args=[member(a) for a in attempt_ids]
+        )
     except Exception:
         return None
-    assert found is not _STALE  # asked afresh, the answer is the set's
-    return found  # type: ignore[return-value]
+    return _positions(attempt_ids, found)
 
 
-def _positions(attempt_ids, found: list[bytes] | None) -> dict[int, int | None] | None | object:
+def _positions(attempt_ids, found: list[int] | None) -> dict[int, int | None] | None:
     """_RANKS' answer by attempt: its 0-based position, None where it is not in the set;
-    None for no answer (the day's set not ready); _STALE when a change since the kept
-    answer moved one of the members themselves (their own key is then not the kept one)."""
+    None for no answer (the day's set not ready)."""
     if found is None:
         return None
-    # Numbers joined by commas: read as a JSON array, the quickest way here.
-    ranks = json.loads(b"[" + found[1] + b"]")
-    if len(found) > 3:  # the kept answer and the changes since: each one ahead of a member moves them
-        asked = set(attempt_ids)
-        added: list[float] = []
-        removed: list[float] = []
-        changes = []
-        for change in found[3:]:
-            at, _, whose = change[1:].partition(b" ")
-            if int(whose) in asked:
-                return _STALE
-            plus = change[:1] == b"+"
-            (added if plus else removed).append(float(at))
-            changes.append((float(at), whose, 1 if plus else -1))
-        added.sort()
-        removed.sort()
-        # Ahead of a member: a lower key, or the same key and a lower member (Redis' order).
-        # A member not in the set (rank -1) has no key, and keeps no place.
-        keys = json.loads(b"[" + found[2] + b"]")
-        if added:
-            ranks = list(map(operator.add, ranks, map(functools.partial(bisect.bisect_left, added), keys)))
-        if removed:
-            ranks = list(map(operator.sub, ranks, map(functools.partial(bisect.bisect_left, removed), keys)))
-        tied = {at for at, _, _ in changes}
-        if not tied.isdisjoint(keys):
-            for i, at in enumerate(keys):
-                if at in tied:
-                    mine = member(attempt_ids[i]).encode()
-                    ranks[i] += sum(sign for key, whose, sign in changes if key == at and whose < mine)
-        ranks = [p if k >= 0 else -1 for p, k in zip(ranks, keys)]
-    return {a: (p if p >= 0 else None) for a, p in zip(attempt_ids, ranks, strict=True)}
+    return {a: (p if p >= 0 else None) for a, p in zip(attempt_ids, found, strict=True)}
 
 
 _RANKS_SHA = hashlib.sha1(_RANKS.encode()).hexdigest()  # what EVALSHA names it by (redis-py's Script.sha)
@@ -288,8 +141,8 @@ class AskedRanks:
     so a connection never goes back to the pool with a reply of this question still in it,
     nor stays out of it (an interrupt included)."""
 
-    def __init__(self, challenge_id: int, attempt_ids: tuple[int, ...], kept: str, packed: Any = None) -> None:
-        self.challenge_id, self.attempt_ids, self.kept = challenge_id, attempt_ids, kept
+    def __init__(self, challenge_id: int, attempt_ids: tuple[int, ...], packed: Any = None) -> None:
+        self.challenge_id, self.attempt_ids = challenge_id, attempt_ids
         # The command as sent: the caller may keep it to ask the same question again
         # (formatting and packing 200 members was a tenth of a league board's time).
         self.packed = packed
@@ -308,9 +161,9 @@ class AskedRanks:
                 self.packed = self._connection.pack_command(
                     "EVALSHA",
                     _RANKS_SHA,
-                    6,
-                    *_ranks_keys(self.challenge_id, self.kept),
-                    "k",
+                    2,
+                    key(self.challenge_id),
+                    ready_key(self.challenge_id),
                     *(member(a) for a in self.attempt_ids),
                 )
             self._connection.send_packed_command(self.packed)
@@ -335,10 +188,7 @@ class AskedRanks:
                 return None
             self._pool.release(self._connection)
             self._connection = None
-            positions = _positions(self.attempt_ids, found)
-            if positions is _STALE:  # one of the members moved: asked afresh
-                positions = ranks_of(self.challenge_id, self.attempt_ids, self.kept)
-            self._found = positions  # type: ignore[assignment]
+            self._found = _positions(self.attempt_ids, found)
         return self._found
 
     def _drop(self) -> None:
@@ -403,8 +253,7 @@ def rebuild(challenge_id: int, rows) -> int:
     if count:
         pipe.rename(building, key(challenge_id))
     pipe.set(ready_key(challenge_id), "1")
-    pipe.delete(f"{key(challenge_id)}:rebuilding", log_key(challenge_id), seq_key(challenge_id))
-    pipe.incr(epoch_key(challenge_id))  # every kept answer was of the set replaced
+    pipe.delete(f"{key(challenge_id)}:rebuilding")
     pipe.execute()
     return count
 
@@ -431,7 +280,4 @@ def release_rebuild(challenge_id: int) -> None:
 def drop(challenge_id: int) -> None:
     client = _redis(bulk=True)  # DEL of a big day's set runs inline: more than the hot path's timeout
     if client is not None:
-        pipe = client.pipeline(transaction=True)
-        pipe.delete(key(challenge_id), ready_key(challenge_id), log_key(challenge_id), seq_key(challenge_id))
-        pipe.incr(epoch_key(challenge_id))  # kept answers were of the set dropped
-        pipe.execute()
+        client.delete(key(challenge_id), ready_key(challenge_id))

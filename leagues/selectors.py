@@ -153,14 +153,8 @@ def parse_week(text: str) -> dt.date:
 # --- the boards ---------------------------------------------------------------------------------
 
 
-def _kept(league_id: int) -> str:
-    """The name a league's ranks are kept under in the day's rank index (rank_index.ranks_of):
-    the next read of its board gets them brought forward by the day's changes since."""
-    return f"league:{league_id}"
-
-
 def _global_ranks(
-    challenge_id: int, league_id: int, played: list[tuple], asked: dict[int, int | None] | None
+    challenge_id: int, played: list[tuple], asked: dict[int, int | None] | None
 ) -> tuple[dict[int, int], bool]:
     """The ranks on the day's global board of counted results (rows of ``_DAY_SQL``), by
     attempt id: from the rank index when it is ready, else counted in SQL (``_sql_ranks``)
@@ -172,7 +166,7 @@ def _global_ranks(
     a member who played since the last read and the one they passed the same rank."""
     indexed = [row[2] for row in played if row[5]]
     if asked is None or any(aid not in asked for aid in indexed):
-        found = rank_index.ranks_of(challenge_id, indexed, _kept(league_id))
+        found = rank_index.ranks_of(challenge_id, indexed)
     else:
         found = asked
     ready = found is not None or asked is not None
@@ -375,7 +369,7 @@ class _Hints:
         seen = self._seen.get((league_id, day))
         if seen is None or member is None or member.pk not in seen[1] or not self.asking:
             return None
-        return rank_index.AskedRanks(seen[0], seen[2], _kept(league_id), seen[3])
+        return rank_index.AskedRanks(seen[0], seen[2], seen[3])
 
     def keep(
         self, league_id: int, day: dt.date, rows: list[tuple], played: list[tuple], asked: rank_index.AskedRanks | None
@@ -429,7 +423,7 @@ def day_board(league_id: int, day: dt.date, *, member: Player | None) -> dict[st
     _hints.keep(league_id, day, rows, played, asking)
     if asking is not None and played and asking.challenge_id != played[0][6]:
         asked = None  # another day's index (tests' databases come and go): not this board's
-    ranks, indexed = _global_ranks(played[0][6], league_id, played, asked) if played else ({}, True)
+    ranks, indexed = _global_ranks(played[0][6], played, asked) if played else ({}, True)
     entries = [
         {
             "rank": position,

@@ -310,7 +310,7 @@ def test_a_board_counted_in_the_database_asks_for_the_days_rank_index(monkeypatc
     assert data["indexed"] is False and "challenge_id" not in data
     assert wanted == [{"challenge_id": mine.challenge_id, "ready": False}]
 
-    monkeypatch.setattr("leagues.selectors.rank_index.ranks_of", lambda cid, ids, kept: {i: 0 for i in ids})
+    monkeypatch.setattr("leagues.selectors.rank_index.ranks_of", lambda cid, ids: {i: 0 for i in ids})
     data = ann.get(f"/api/leagues/{made['id']}/leaderboard/today").json()
     assert data["indexed"] is True and data["entries"][0]["global_rank"] == 1
     assert len(wanted) == 1

@@ -61,9 +61,9 @@ def order(monkeypatch):
         done.append("query")
         return real_rows(sql, params)
 
-    def ranks(challenge_id, attempt_ids, kept):
+    def ranks(challenge_id, attempt_ids):
         done.append("ranks")
-        return real_ranks(challenge_id, attempt_ids, kept)
+        return real_ranks(challenge_id, attempt_ids)
 
     monkeypatch.setattr(rank_index.AskedRanks, "__init__", asked)
     monkeypatch.setattr(selectors, "_rows", rows)
