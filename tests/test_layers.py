@@ -232,13 +232,14 @@ def test_every_hook_of_challenges_is_provided():
 
 # Modules of the API layer: each app's api.py and *_api.py (account_api.py, auth_api.py).
 # Besides them, the project's HTTP plumbing for DRF in config/ (errors, bodies, schema,
-# throttles, content negotiation) and its settings name DRF.
+# throttles, content negotiation, rendering) and its settings name DRF.
 DRF_PLUMBING = {
     "config/errors.py",
     "config/inputs.py",
     "config/negotiation.py",
     "config/openapi.py",
     "config/parsers.py",
+    "config/renderers.py",
     "config/throttling.py",
     "config/urls.py",
     "config/settings/base.py",
