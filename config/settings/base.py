@@ -71,7 +71,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: what follows (https redirect, client address) must see only forwarding
+    # Outermost: cuts the links between an answered request's objects (config/middleware.py).
+    "config.middleware.ReleaseRequestMiddleware",
+    # First of the rest: what follows (https redirect, client address) must see only forwarding
     # headers that the proxy wrote (config/security.py).
     "config.security.TrustedProxyMiddleware",
     "django.middleware.security.SecurityMiddleware",
