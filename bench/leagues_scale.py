@@ -320,14 +320,13 @@ def main() -> None:
     }
     for call in calls.values():
         call(leagues[0])  # a request may open a new connection (conn_max_age): not measured
-    # As every gunicorn worker does once started (config/gunicorn.py, post_worker_init), and
-    # bench.ask_cpu: the process's objects so far out of the collector's reach. Without it a
-    # full collection here scans Django and the bench's data: 55-80 ms on one request in each
-    # run (the API day board's max), where the site's workers pause ~10 ms.
-    import gc
+    # What every gunicorn worker does once started: the process's objects so far out of the
+    # collector's reach. Without it a full collection here scans Django and the bench's data:
+    # 55-80 ms on one request in each run (the API day board's max), where the site's workers
+    # pause ~10 ms.
+    from config.gunicorn import post_worker_init
 
-    gc.collect()
-    gc.freeze()
+    post_worker_init(None)
     for start in range(0, args.samples - block + 1, block):
         for label, call in calls.items():
             timed(call, label, start)

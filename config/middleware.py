@@ -43,11 +43,12 @@ class ReleaseRequestMiddleware:
     are cut, so that reference counting frees them as soon as the server lets go, instead of
     the cycle collector, later. Django's AuthenticationMiddleware gives the request
     ``auser``, a partial of the request itself (and ``user``, a lazy object whose function
-    holds the request), the messages' storage holds it too; a DRF view holds its request and response, which hold the view
-    (``parser_context``, ``renderer_context``). Every API request left ~100 objects (its
-    request, view, user and answer) for the collector; a collection that found them
-    promoted cost ~1 ms on one request in fifty (docs/reports/leagues-2026-12-04-*.md).
-    What stays readable after the answer (``request.user``, ``response.data``) is unchanged."""
+    holds the request); the messages' storage holds it too; a DRF view holds its request and
+    response, which hold the view (``parser_context``, ``renderer_context``). Every API
+    request left ~100 objects (its request, view, user and answer) for the collector; a
+    collection that found them promoted cost ~1 ms on one request in fifty
+    (docs/reports/leagues-2026-12-04-efe6126.md). What stays readable after the answer
+    (``request.user``, ``response.data``) is unchanged."""
 
     def __init__(self, get_response):
         self.get_response = get_response

@@ -232,6 +232,7 @@ def _post(port: int, path: str, body: bytes, chunked: bool) -> tuple[int, str, d
     import json
 
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    response = None
     if chunked:  # no Content-Length: Transfer-Encoding: chunked, the body in two chunks
         try:
             conn.request(
@@ -246,12 +247,10 @@ def _post(port: int, path: str, body: bytes, chunked: bool) -> tuple[int, str, d
             # once in CI with runserver): its answer is there to be read all the same.
             response = http.client.HTTPResponse(conn.sock, method="POST")
             response.begin()
-            data = response.read()
-            conn.close()
-            return response.status, response.getheader("Content-Type"), json.loads(data)
     else:
         conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
-    response = conn.getresponse()
+    if response is None:
+        response = conn.getresponse()
     data = response.read()
     conn.close()
     return response.status, response.getheader("Content-Type"), json.loads(data)

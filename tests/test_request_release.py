@@ -41,7 +41,7 @@ def left_for_the_collector(request) -> tuple[int, set[str]]:
 def test_an_api_request_leaves_its_request_view_and_answer_to_be_freed_at_once():
     ann = new_player("Ann")
     league = create(ann)
-    token = ann._credentials["HTTP_AUTHORIZATION"].split()[1]
+    token = ann.player["token"]
     client = Client(WSGIHandler())
 
     def board():
