@@ -7,7 +7,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from django.utils import timezone
 
-from games.rules.lessons import lessons
+from games.fairplay.lessons import lessons
 
 from . import days, hooks
 from .models import Attempt, DailyChallenge, Player

@@ -30,7 +30,8 @@ from django.utils import timezone
 from config.db import one_statement
 from config.rates import hit, parse_rate
 from config.redis_client import Unavailable, client_for, redis_client
-from games.rules import fairplay, peche
+from games import fairplay
+from games.rules import peche
 from games.rules.base import DomainError, ReplayError
 from games.rules.registry import engine
 

@@ -27,7 +27,8 @@ from django.views.i18n import JavaScriptCatalog
 from challenges import days, services
 from challenges.admin import ReadOnlyAdmin, may_see_cards
 from challenges.models import Attempt, DailyChallenge, Review
-from games.rules import fairplay, peche
+from games import fairplay
+from games.rules import peche
 from games.rules.base import GameError, ReplayError
 
 from . import linking
@@ -75,7 +76,7 @@ def inspector_data(attempt: Attempt) -> dict[str, Any]:
         "steps": steps,
         "stopped": stopped,
         "suspicion": round(assessment.suspicion, 4),
-        "threshold": fairplay.FLAG_THRESHOLD,
+        "threshold": round(fairplay.FLAG_THRESHOLD, 2),
     }
 
 
@@ -196,7 +197,7 @@ class AttemptAdmin(ReadOnlyAdmin):
         data = inspector_data(attempt)
         result = getattr(attempt, "result", None)
         weighed = [s["evidence"] for s in data["steps"][1:] if s.get("evidence")]
-        heaviest = sorted((e for e in weighed if e["llr"] > 0.05), key=lambda e: -e["llr"])[:5]
+        heaviest = sorted((e for e in weighed if (e["llr"] or 0) > 0.05), key=lambda e: -e["llr"])[:5]
         context = {
             **self.admin_site.each_context(request),
             "title": f"Replay of attempt {attempt.pk}",
@@ -205,9 +206,10 @@ class AttemptAdmin(ReadOnlyAdmin):
             "data": data,
             "suspicion": data["suspicion"],
             "suspicion_times": times(data["suspicion"]),
-            "threshold": fairplay.FLAG_THRESHOLD,
+            "threshold": round(fairplay.FLAG_THRESHOLD, 2),
             "threshold_times": times(fairplay.FLAG_THRESHOLD),
             "flagged": data["suspicion"] >= fairplay.FLAG_THRESHOLD,
+            "game_level": f"{fairplay.GAME_LEVEL:.1%}",
             "informative": sum(1 for e in weighed if e["informative"]),
             "heaviest": [{"step": e["index"] + 1, "rank": e["rank"], "llr": e["llr"]} for e in heaviest],
             "undecided": undecided(attempt, timezone.now()),
@@ -253,12 +255,13 @@ class AttemptAdmin(ReadOnlyAdmin):
             "next_day": day + dt.timedelta(days=1),
             "challenge": challenge,
             "rows": rows,
-            "threshold": fairplay.FLAG_THRESHOLD,
+            "threshold": round(fairplay.FLAG_THRESHOLD, 2),
             "threshold_times": times(fairplay.FLAG_THRESHOLD),
             "two_times": times(2.0),
-            "allowance": fairplay.ALLOWANCE,
-            "week_threshold": fairplay.PLAYER_THRESHOLD,
-            "pooled_threshold": fairplay.POOLED_THRESHOLD,
+            "week_threshold": round(fairplay.WEEK_THRESHOLD, 2),
+            "week_threshold_times": times(fairplay.WEEK_THRESHOLD),
+            "game_level": f"{fairplay.GAME_LEVEL:.1%}",
+            "week_level": f"{fairplay.WEEK_LEVEL:.1%}",
             "flagged": sum(1 for r in rows if r["reasons"]),
             "explored": linking.EXPLORED_MIN_LINES,
             "copy_min": linking.COPY_MIN_CHOICES,

@@ -23,10 +23,13 @@ class Result(models.Model):
     disqualified = models.BooleanField(default=False)
     # False until the rank index holds this result; the sweeper retries (e.g. Redis down).
     indexed = models.BooleanField(default=False)
-    # How the asks were chosen (games/rules/fairplay.py): a log-likelihood ratio of a player who
-    # knows the deal against one who only knows what the table shows; high is suspicious.
+    # How often the asks found the opponent's cards against the table's chances
+    # (games/fairplay/): the log of the game's evidence ratio, in nats; high is suspicious.
     suspicion = models.FloatField(default=0.0)
     flagged = models.BooleanField(default=False)
+    # What the detector found, stored at verification (fairplay.GameAssessment.evidence):
+    # the week's rule and the review queue read it instead of replaying the week's games.
+    evidence = models.JSONField(null=True, blank=True)
     # Held until reviewed: flagged by the detector and not cleared by a reviewer yet. A held
     # result counts for no one (the leaderboard, its histogram, the archive, ranks,
     # percentiles, streaks) and is not in the rank index; its player sees it "under review"

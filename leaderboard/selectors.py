@@ -15,8 +15,8 @@ from django.db.models import Count, Q
 
 from challenges.models import Attempt, Player
 from challenges.names import shown_name
-from games.rules import fairplay
-from games.rules.lessons import lessons as game_lessons
+from games import fairplay
+from games.fairplay.lessons import lessons as game_lessons
 
 from . import linking, rank_index
 from .models import COUNTED, Result
@@ -295,16 +295,17 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
     if missing - shown:
         results += list(rows_read.filter(attempt_id__in=missing - shown))
     week_start = challenge.date - dt.timedelta(days=WEEK - 1)
-    # The pooled weekly rule needs each game's evidence over the peek rates, which is not
-    # stored: the week's games are judged again from seed and asks (fairplay.assess).
-    week: dict[int, list[fairplay.GameAssessment | float]] = {}
-    for player_id, seed, moves in Result.objects.filter(
+    # The week's rule reads each game's stored evidence (its profile over the peek rates);
+    # a result verified before evidence was stored is judged again from seed and asks.
+    week: dict[int, list[fairplay.GameAssessment | tuple[float, ...]]] = {}
+    for player_id, evidence, seed, moves in Result.objects.filter(
         player_id__in={r.player_id for r in results},
         ranked=True,
         challenge__game=challenge.game,
         challenge__date__range=(week_start, challenge.date),
-    ).values_list("player_id", "challenge__seed", "attempt__moves"):
-        week.setdefault(player_id, []).append(fairplay.assess(seed, list(moves)))
+    ).values_list("player_id", "evidence", "challenge__seed", "attempt__moves"):
+        profile = fairplay.profile_of(evidence)
+        week.setdefault(player_id, []).append(profile if profile is not None else fairplay.assess(seed, list(moves)))
     by_client: dict[str, set[int]] = {}
     by_browser: dict[str, set[int]] = {}
     for player_id, client_key, browser_key in Attempt.objects.filter(challenge=challenge, ranked=True).values_list(
@@ -319,7 +320,7 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
         group = groups.get(r.attempt_id)
         same_client = by_client.get(r.attempt.client_key, set()) - {r.player_id}
         same_browser = by_browser.get(r.attempt.browser_key, set()) - {r.player_id}
-        player_week = fairplay.accumulate(week.get(r.player_id, [r.suspicion]))
+        player_week = fairplay.accumulate(week.get(r.player_id, []))
         rows.append(
             {
                 "attempt": r.attempt_id,

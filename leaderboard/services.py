@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from challenges import days
 from challenges.models import DailyChallenge, Review
-from games.rules import fairplay
+from games import fairplay
 from games.rules.base import DomainError
 
 from . import linking, rank_index, selectors
@@ -57,6 +57,7 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
             "finished_at": attempt.finished_at,
             "suspicion": assessment.suspicion if assessment else 0.0,
             "flagged": assessment.flagged if assessment else False,
+            "evidence": assessment.evidence() if assessment else None,
             "linked_accounts": link is not None,
             "link_evidence": link,
         }
@@ -247,10 +248,11 @@ def results_reassess(*, challenge_id: int) -> int:
     changed: list[Result] = []
     for result in Result.objects.filter(challenge_id=challenge_id, ranked=True).select_related("attempt", "challenge"):
         assessment = fairplay.assess(result.challenge.seed, list(result.attempt.moves))
-        if (result.suspicion, result.flagged) != (assessment.suspicion, assessment.flagged):
-            result.suspicion, result.flagged = assessment.suspicion, assessment.flagged
+        evidence = assessment.evidence()
+        if (result.suspicion, result.flagged, result.evidence) != (assessment.suspicion, assessment.flagged, evidence):
+            result.suspicion, result.flagged, result.evidence = assessment.suspicion, assessment.flagged, evidence
             changed.append(result)
-    Result.objects.bulk_update(changed, ["suspicion", "flagged"], batch_size=2000)
+    Result.objects.bulk_update(changed, ["suspicion", "flagged", "evidence"], batch_size=2000)
     rehold([r.pk for r in changed])
     return len(changed)
 

@@ -4,7 +4,6 @@ and leave a trail; attempts and results cannot be added or edited by hand."""
 
 import datetime as dt
 import json
-import math
 import re
 
 import pytest
@@ -14,7 +13,7 @@ from django.test import Client
 
 from challenges import days, services
 from challenges.models import Attempt, Player, Review
-from games.rules import fairplay
+from games import fairplay
 from games.rules.peche import ENGINE
 from leaderboard.models import Result
 from tests.conftest import new_player, verified_game
@@ -69,12 +68,12 @@ def test_replay_inspector_steps_through_with_hidden_information(admin_client):
     for step, e in zip(steps[1:], evidence):
         assert step["ask"] == e.rank == step["evidence"]["rank"]
         assert step["evidence"]["held_ranks"] == list(e.held_ranks)
-        assert step["evidence"]["llr"] == pytest.approx(e.llr, abs=1e-3)
-        # The weight is the ratio of the two chances the page shows, each a distribution over the hand.
-        i = e.ranks.index(e.rank)
-        assert sum(e.honest) == pytest.approx(1.0) and sum(e.clairvoyant) == pytest.approx(1.0)
-        assert e.llr == pytest.approx(math.log(e.clairvoyant[i] / e.honest[i]))
-        assert step["evidence"]["honest"][i] == pytest.approx(e.honest[i], abs=1e-4)
+        assert step["evidence"]["llr"] == pytest.approx(e.weight, abs=1e-3)
+        # The chances the page shows are the table's, each between 0 and 1, and the chance that
+        # any rank of the hand was held is at least that of the rank asked.
+        assert step["evidence"]["public_chance"] == pytest.approx(e.public_chance, abs=1e-4)
+        assert e.public_chance - 1e-9 <= e.any_held <= 1 + 1e-9
+        assert step["evidence"]["counted"] == e.counted
         assert len(step["evidence"]["chances"]) == len(step["evidence"]["ranks"])
         assert set(step["knew"]) == {"known", "absent", "draws"}
     # What the opponent knew before the second ask: the first ask told it the player holds that rank,
@@ -121,11 +120,10 @@ def reason_boxes_are_labelled(html: str) -> int:
 
 # What a reviewer reads: words and figures, never the code's names.
 CODE_NAMES = (
-    "PLAYER_THRESHOLD",
-    "ALLOWANCE",
+    "WEEK_THRESHOLD",
+    "GAME_LEVEL",
     "FLAG_THRESHOLD",
-    "POOLED_THRESHOLD",
-    "games/rules",
+    "games/fairplay",
     "fairplay.py",
     "linking.py",
     "linked_accounts",
@@ -151,11 +149,11 @@ def test_the_review_pages_speak_in_words_with_labelled_reason_boxes(admin_client
     assert reason_boxes_are_labelled(text) >= 2
     assert len(re.findall(r'<label for="reason-[0-9]+">', text)) == 2  # one per game of the day
     # What the figures mean, with the detector's thresholds as numbers.
-    assert f"A game is <strong>flagged</strong> at {fairplay.FLAG_THRESHOLD} or more" in text
     words = re.sub(r"\s+", " ", text)
-    assert f"suspicion has above {fairplay.ALLOWANCE}" in words
-    assert f"add up to {fairplay.PLAYER_THRESHOLD}" in words
-    assert f"flagged at {fairplay.FLAG_THRESHOLD}" in inspector.content.decode()
+    assert f"A game is <strong>flagged</strong> at {round(fairplay.FLAG_THRESHOLD, 2)} or more" in words
+    assert f"at most {fairplay.GAME_LEVEL:.1%} of games" in words
+    assert f"The week is <strong>flagged</strong> at {round(fairplay.WEEK_THRESHOLD, 2)}" in words
+    assert f"flagged at {round(fairplay.FLAG_THRESHOLD, 2)}" in inspector.content.decode()
     assert "times as likely for someone who sees the opponent's hand" in inspector.content.decode()
 
 

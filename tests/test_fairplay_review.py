@@ -13,10 +13,9 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from bench import fairplay as bench
 from challenges import services
 from challenges.models import Attempt, Player
-from games.rules.fairplay import WatchedGame
+from games.fairplay import players
 from games.rules.peche import ENGINE
 from leaderboard.models import Result
 from tests.conftest import first_rank, new_player, verified_game
@@ -37,29 +36,21 @@ def last_in_hand(state) -> str:
     return list(state.hands[0])[-1]
 
 
-def ties_only(game: WatchedGame) -> str:
-    """Plays well on the public chances and peeks only to break a tie between ranks of the
-    same highest chance (bench/fairplay.py's "ties only"): each game leaves little trace."""
-    ranks = game.ranks()
-    known = [rank for rank in ranks if rank in game.knowledge.known]
-    if known:
-        return known[0]
-    chances = game.chances(ranks)
-    tied = [rank for rank, chance in zip(ranks, chances) if chance >= max(chances) - 1e-12]
-    held = game.held_ranks(tied)
-    return (held or tied)[0]
-
-
-def ranked_game(name: str, choose=None, *, day: dt.date = DAY, player: Player | None = None, watched=None) -> Attempt:
-    """A verified ranked game of ``day``, each ask chosen by ``choose(state)`` (or by
-    ``watched(game)`` on a fairplay.WatchedGame, which keeps the public chances)."""
+def ranked_game(
+    name: str,
+    choose=None,
+    *,
+    day: dt.date = DAY,
+    player: Player | None = None,
+    chooser: players.Chooser | None = None,
+) -> Attempt:
+    """A verified ranked game of ``day``, each ask chosen by ``choose(state)`` (or by a
+    simulated player of games/fairplay/players.py, which sees the table and, if it cheats,
+    the truth)."""
     challenge = services.challenge_for_day(day=day)
     moves = None
-    if watched is not None:
-        game, moves = WatchedGame(ENGINE.new(seed=challenge.seed).deck), []
-        while not game.over:
-            moves.append(watched(game))
-            game.ask(moves[-1])
+    if chooser is not None:
+        moves, _, _ = players.play(ENGINE.new(seed=challenge.seed).deck, chooser, random.Random(f"{name}/{day}"))
     return verified_game(
         name,
         day=day,
@@ -137,18 +128,13 @@ def test_players_of_one_browser_are_shown_together(settings):
 def test_a_quiet_peeker_shows_over_the_week():
     from leaderboard.selectors import review_queue
 
-    # A week of games in which a held rank was asked on half of the asks, from memory or at
-    # random otherwise (bench/fairplay.py's "peek 50 %, memory otherwise"): no game is
-    # flagged alone, one peek rate shared by the week's games adds up (the pooled rule).
+    # A week of games in which a held rank was asked on 70 % of the asks, from memory
+    # otherwise (games/fairplay/players.py): no game is flagged alone, the week's games
+    # weighed together as one peek rate add up.
     player = Player.objects.get(pk=new_player("Sly").player["id"])
+    peeker = dict(players.CHEATERS)["peek 70 %, memory otherwise"]
     for offset in range(7):
-        day = DAY - dt.timedelta(days=offset)
-        peeker, rng = bench.peeker(0.5, bench.memory_random), random.Random(f"Sly/b/{day}")
-
-        def watched(game, peeker=peeker, rng=rng):
-            return peeker(game, bench.PublicTable(game), rng)
-
-        ranked_game("Sly", day=day, player=player, watched=watched)
+        ranked_game("Sly", day=DAY - dt.timedelta(days=offset), player=player, chooser=peeker)
     last = services.challenge_for_day(day=DAY)
     assert not Result.objects.filter(player=player, flagged=True).exists()
     row = review_queue(challenge=last)[0]

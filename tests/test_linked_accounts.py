@@ -21,7 +21,7 @@ from rest_framework.test import APIClient
 
 from challenges import days, services
 from challenges.models import Attempt, SignUp
-from games.rules import fairplay
+from games import fairplay
 from games.rules.peche import ENGINE, outcome_of
 from leaderboard import linking, rank_index, selectors
 from leaderboard.models import Result

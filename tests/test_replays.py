@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from games.rules import lessons as lesson_rules
+from games.fairplay import lessons as lesson_rules
 from games.rules.peche import ENGINE
 from leaderboard.models import Result
 from tests.test_admin import verified_attempt

@@ -7,7 +7,7 @@ The game is played by one loop: ``deal``, then ``ask`` for each of the player's 
 (the ask and every step after it up to the player's next decision). Whoever watches a
 game is an ``Observer`` that the loop tells of each step as it is played: ``apply``'s
 events are an observer's record (``Recorder``), so are the face-up ``steps`` and
-``trace`` of a finished day, and so is the fair-play watcher (games/rules/fairplay.py),
+``trace`` of a finished day, and so is the fair-play watcher (games/fairplay/),
 which sees the opponent's choices before its asks. ``replay`` is the loop over stored
 moves, with an observer if one is given.
 """
@@ -27,7 +27,7 @@ ALL_PAIRS = 26
 
 class Knowledge:
     """What a seat knows of another's hand, from public information only: here the
-    opponent's knowledge of the player's hand (``fairplay.Knowledge`` keeps the player's of
+    opponent's knowledge of the player's hand (``fairplay.players.Memory`` keeps what the player knows of
     the opponent's, ``gofish.Knowledge`` every seat's of the others').
 
     ``known``: ranks the player must hold; ``absent[r]``: value of ``draws`` when the
@@ -84,6 +84,24 @@ class PecheState:
         self.knowledge = Knowledge()
         self.over = False
         self.opening_events: list[Event] = []  # the deal plays nothing that a seat sees
+
+    def copy(self) -> PecheState:
+        """A state to play on without touching this one (a search's): the deck shared (the
+        rules never write it), everything else copied; the history starts empty (the rules
+        only append to it) and no caught asks."""
+        twin = PecheState(self.deck)
+        twin.lake_next = self.lake_next
+        twin.hands = [dict(self.hands[0]), dict(self.hands[1])]
+        twin.pairs = [list(self.pairs[0]), list(self.pairs[1])]
+        twin.pairs_by_rank = dict(self.pairs_by_rank)
+        twin.turn = self.turn
+        twin.asks = list(self.asks)
+        knowledge = twin.knowledge
+        knowledge.known = set(self.knowledge.known)
+        knowledge.absent = dict(self.knowledge.absent)
+        knowledge.draws = self.knowledge.draws
+        twin.over = self.over
+        return twin
 
     @property
     def lake_size(self) -> int:
@@ -257,26 +275,31 @@ def _ask(state: PecheState, seat: int, rank: str, obs: Observer | None) -> None:
     state.turn = other
 
 
+def opponent_miss(state: PecheState, rank: str) -> tuple[int, int]:
+    """The rules' chance that the player holds no ``rank``, as (N, D) (docs/rules.md §2):
+    of the player's m unknown cards, the k that arrived since it was last known to hold no
+    ``rank`` are each one of U = lake + m unknown cards, u = 3 − 2 × pairs(rank) of them
+    ``rank``: N/D = Π_{i<k} (U−u−i)/(U−i). Public knowledge only: the one statement of
+    the opponent's chance, for its choice, its reasons and whoever mirrors it."""
+    knowledge = state.knowledge
+    m = len(state.hands[PLAYER]) - len(knowledge.known)
+    seen_at = knowledge.absent.get(rank)
+    k = m if seen_at is None or knowledge.draws - seen_at > m else knowledge.draws - seen_at
+    return miss_chance(52 - state.lake_next + m, 3 - 2 * state.pairs_by_rank[rank], k)
+
+
 def opponent_choice(state: PecheState) -> str:
     """The perfect-memory opponent's ask (docs/rules.md §2), from public knowledge only."""
     hand = state.hands[OPPONENT]
-    knowledge = state.knowledge
-    known = knowledge.known
+    known = state.knowledge.known
     for rank in hand:
         if rank in known:
             return rank
-    m = len(state.hands[PLAYER]) - len(known)
-    total = 52 - state.lake_next + m
-    absent = knowledge.absent
-    draws = knowledge.draws
-    pairs_by_rank = state.pairs_by_rank  # locals: this loop runs for every opponent ask of every replay
     best_rank = None
     # P(r) = 1 - N/D; the highest P is the lowest N/D, compared as integers.
     best_n = best_d = 1
     for rank in hand:
-        seen_at = absent.get(rank)
-        k = m if seen_at is None or draws - seen_at > m else draws - seen_at
-        n, d = miss_chance(total, 3 - 2 * pairs_by_rank[rank], k)
+        n, d = opponent_miss(state, rank)
         if best_rank is None or n * best_d < best_n * d:
             best_rank, best_n, best_d = rank, n, d
     assert best_rank is not None
@@ -288,16 +311,11 @@ def opponent_reasons(state: PecheState) -> dict[str, Any]:
     knows the player holds, or for each rank of its hand the chance (public knowledge
     only) that the player holds one. The choice itself stays ``opponent_choice``'s."""
     rank = opponent_choice(state)
-    knowledge = state.knowledge
-    if rank in knowledge.known:
+    if rank in state.knowledge.known:
         return {"rank": rank, "known": True, "chances": {}}
-    m = len(state.hands[PLAYER]) - len(knowledge.known)
-    total = 52 - state.lake_next + m
     chances = {}
     for held in state.hands[OPPONENT]:
-        seen_at = knowledge.absent.get(held)
-        k = m if seen_at is None or knowledge.draws - seen_at > m else knowledge.draws - seen_at
-        n, d = miss_chance(total, 3 - 2 * state.pairs_by_rank[held], k)
+        n, d = opponent_miss(state, held)
         chances[held] = 1 - n / d
     return {"rank": rank, "known": False, "chances": chances}
 

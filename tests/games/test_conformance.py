@@ -91,14 +91,10 @@ def test_malformed_lines_give_an_error_and_the_run_goes_on(tmp_path):
     assert all(r["error"] == "bad_input" for r in results[1:-1])
 
 
-def test_the_rules_library_imports_only_the_standard_library():
-    """Every module of games/rules/, with no exception: the standard library, __future__ and
-    the package itself (relative imports or games.rules.*). The casual app is beside it."""
-    modules = sorted((ROOT / "games" / "rules").rglob("*.py"))
-    assert {"base.py", "cards.py", "peche.py", "kitten.py", "gofish.py", "registry.py"} <= {p.name for p in modules}
-    allowed = set(sys.stdlib_module_names) | {"__future__"}
-    offenders = []
-    for path in modules:
+def _imports(package: str) -> list[tuple[str, str]]:
+    """(file, module) for every absolute import of every module of games/<package>/."""
+    out = []
+    for path in sorted((ROOT / "games" / package).rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
@@ -106,15 +102,42 @@ def test_the_rules_library_imports_only_the_standard_library():
                 names = [node.module or ""]
             else:
                 continue
-            offenders += [
-                f"{path.relative_to(ROOT)}: {n}"
-                for n in names
-                if n.split(".")[0] not in allowed and n != "games.rules" and not n.startswith("games.rules.")
-            ]
+            out += [(str(path.relative_to(ROOT)), n) for n in names]
+    return out
+
+
+STDLIB = set(sys.stdlib_module_names) | {"__future__"}
+
+
+def test_the_rules_library_imports_only_the_standard_library():
+    """Every module of games/rules/, with no exception: the standard library, __future__ and
+    the package itself (relative imports or games.rules.*). The casual app is beside it, and
+    so are the detector and whatever else reads the rules: rules are rules."""
+    modules = {p.name for p in (ROOT / "games" / "rules").rglob("*.py")}
+    assert {"base.py", "cards.py", "peche.py", "kitten.py", "gofish.py", "registry.py"} <= modules
+    offenders = [
+        f"{path}: {n}"
+        for path, n in _imports("rules")
+        if n.split(".")[0] not in STDLIB and n != "games.rules" and not n.startswith("games.rules.")
+    ]
     assert not offenders
 
 
-def test_games_holds_the_rules_library_alone():
-    """The Django apps built on the rules (challenges, casual) live beside games/, not in it."""
+def test_the_fair_play_detector_is_pure_and_beside_the_rules():
+    """games/fairplay/: the standard library and the rules library, nothing else (no
+    Django, no app); and no module of the rules imports it."""
+    offenders = [
+        f"{path}: {n}"
+        for path, n in _imports("fairplay")
+        if n.split(".")[0] not in STDLIB and not n.startswith(("games.rules", "games.fairplay"))
+    ]
+    assert not offenders
+    assert _imports("fairplay"), "the detector's modules were found"
+    assert not [n for _, n in _imports("rules") if n.startswith("games.fairplay")]
+
+
+def test_games_holds_the_pure_libraries_alone():
+    """The Django apps built on the rules (challenges, casual) live beside games/, not in
+    it: games/ holds the rules and the pure libraries that read them."""
     entries = {p.name for p in (ROOT / "games").iterdir() if p.name != "__pycache__"}
-    assert entries == {"__init__.py", "rules"}
+    assert entries == {"__init__.py", "rules", "fairplay"}

@@ -27,18 +27,25 @@ const ranks = (list) => [...list].sort((a, b) => RANKS.indexOf(a) - RANKS.indexO
 
 // The weights of the asks so far, step by step: the running total the page shows.
 const totals = [0];
-for (const step of data.steps.slice(1)) totals.push(totals[totals.length - 1] + (step.evidence ? step.evidence.llr : 0));
+const weightOf = (e) => (e && e.llr !== null ? e.llr : 0);
+for (const step of data.steps.slice(1)) totals.push(totals[totals.length - 1] + weightOf(step.evidence));
 
 function weightText(e) {
-  if (e.llr >= 0.005) {
-    return `This choice was ${times(e.llr)} times as likely for a player who sees the opponent's hand as for an honest `
-      + `player: ${signed(e.llr)} toward the suspicion.`;
+  if (!e.counted) {
+    return e.ranks.length === 1
+      ? "With one rank in hand there was no choice: this ask weighs nothing."
+      : "A sure pair (or a rank the opponent could not hold): any player asks it alike, so it weighs nothing.";
   }
-  if (e.llr <= -0.005) {
-    return `This choice was ${times(-e.llr)} times as likely for an honest player as for one who sees the opponent's `
-      + `hand: ${signed(e.llr)}, away from suspicion.`;
+  const w = weightOf(e);
+  if (w >= 0.005) {
+    return `What the opponent held, given this ask, was ${times(w)} times as likely for a player who peeks at its hand `
+      + `as the table made it: ${signed(w)} toward the suspicion.`;
   }
-  return "This choice was as likely for an honest player as for one who sees the opponent's hand: it weighs nothing.";
+  if (w <= -0.005) {
+    return `What the opponent held, given this ask, was ${times(-w)} times as likely as the table made it than for a `
+      + `player who peeks: ${signed(w)}, away from suspicion.`;
+  }
+  return "What the opponent held, given this ask, was as likely for a player who peeks as the table made it: it weighs nothing.";
 }
 
 // A choice's probability as the page says it: "12%", and "under 1%" rather than "0%"
@@ -60,7 +67,7 @@ function evidenceLayer(step, at) {
   const e = step.evidence;
   if (!e) {
     node.replaceChildren(el("p", { class: "quiet", text: at === 0
-      ? "The deal: no ask yet. Each ask shows here how likely the player's choice was for an honest player and for one who sees the opponent's hand."
+      ? "The deal: no ask yet. Each ask shows here what the table made likely, what the opponent really held, and the ask's weight."
       : "The detector did not weigh this ask." }));
     return;
   }
@@ -69,21 +76,19 @@ function evidenceLayer(step, at) {
     ? `${name} held only one rank and asked for it, ${aRank(e.rank)}, which the table gave a ${percent.format(e.public_chance)} chance: no choice.`
     : `${name} asked for ${aRank(e.rank)}, which the table gave a ${percent.format(e.public_chance)} chance; `
       + (e.public_chance >= e.best_chance ? "no rank of its hand had more." : `the best was ${ranks(best)} at ${percent.format(e.best_chance)}.`);
-  const i = e.ranks.indexOf(e.rank);
-  const honest = e.honest[i];
-  const seer = e.clairvoyant[i];
   node.replaceChildren(
     el("p", { text: chose }),
     el("p", { text: truthText(e) }),
     el("p", { class: "chances-of-choice", text: e.ranks.length === 1
       ? "With one rank in hand, every player asks for it."
-      : `The honest player that fits ${name}'s game best asks for ${aRank(e.rank)} here ${choiceWords(honest)}; `
-        + `one who sees the opponent's hand, ${choiceWords(seer)}.` }),
-    el("p", { class: "weight", "data-llr": e.llr, text: weightText(e) }),
+      : `From what the table showed, the opponent held at least one of ${name}'s ranks with a ${percentOf(e.any_held)} `
+        + `chance: a player who peeks finds a pair that often; an honest player of any habit hits ${percentOf(e.public_chance)} `
+        + `of the time asking for ${aRank(e.rank)} here.` }),
+    el("p", { class: "weight", "data-llr": weightOf(e), text: weightText(e) }),
     el("dl", { class: "figures" },
-      el("dt", { text: "Chance of this choice, honest" }), el("dd", { class: "figure-honest", text: percentOf(honest) }),
-      el("dt", { text: "Chance of this choice, seeing the cards" }), el("dd", { class: "figure-seer", text: percentOf(seer) }),
-      el("dt", { text: "Weight of this ask" }), el("dd", { class: "figure-llr", text: signed(e.llr) }),
+      el("dt", { text: "The table's chance of this rank" }), el("dd", { class: "figure-honest", text: percentOf(e.public_chance) }),
+      el("dt", { text: "The table's chance of any of its ranks" }), el("dd", { class: "figure-seer", text: percentOf(e.any_held) }),
+      el("dt", { text: "Weight of this ask" }), el("dd", { class: "figure-llr", text: signed(weightOf(e)) }),
       el("dt", { text: `Weights of asks 1–${at}` }), el("dd", { text: signed(totals[at]) }),
       el("dt", { text: "The game's suspicion" }),
       el("dd", { text: `${data.suspicion.toFixed(2)} (flagged at ${data.threshold.toFixed(2)})` })),
@@ -91,8 +96,8 @@ function evidenceLayer(step, at) {
 }
 
 function chanceWords(chance) {
-  if (chance >= 0.9999) return "100 %: sure, it asked for one and was given none";
-  if (chance <= 0.0001) return "0 %: it cannot hold one";
+  if (chance >= 0.9999) return "100 %: sure, from what the table showed";
+  if (chance <= 0.0001) return "0 %: it cannot hold one, from what the table showed";
   return percent.format(chance).replace("%", " %");
 }
 

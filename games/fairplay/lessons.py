@@ -1,6 +1,6 @@
 """Lessons from a finished game: the asks where what the table showed offered better.
 
-Only public information counts (what the player could know when asking: games/rules/fairplay.py
+Only public information counts (what the player could know when asking: the table's chances, games/fairplay/posterior.py
 computes it), so a lesson never says "the opponent held a 7" — it says a 7 was a sure
 pair, or that a rank could not be there, or that a likelier rank was in hand.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import fairplay
+from . import detector as fairplay
 
 SURE = 0.999  # chances are floats: "certain" and "impossible" up to rounding
 NONE = 0.001

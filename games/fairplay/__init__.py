@@ -1,0 +1,38 @@
+"""Fair play: the clairvoyance detector, beside the rules and outside them (docs/fairplay.md).
+
+``posterior`` keeps what the table tells the player about the opponent's hand; ``detector``
+judges a game and a week against it; ``players`` are the simulated players it is measured
+on (honest panel, cheaters). Standard library only (tests/games/test_conformance.py).
+"""
+
+from .detector import (
+    FLAG_THRESHOLD,
+    GAME_LEVEL,
+    THETAS,
+    WEEK_LEVEL,
+    WEEK_THRESHOLD,
+    AskEvidence,
+    GameAssessment,
+    PlayerAssessment,
+    Watcher,
+    accumulate,
+    assess,
+    profile_of,
+    replay_assessed,
+)
+
+__all__ = [
+    "FLAG_THRESHOLD",
+    "GAME_LEVEL",
+    "THETAS",
+    "WEEK_LEVEL",
+    "WEEK_THRESHOLD",
+    "AskEvidence",
+    "GameAssessment",
+    "PlayerAssessment",
+    "Watcher",
+    "accumulate",
+    "assess",
+    "profile_of",
+    "replay_assessed",
+]
