@@ -154,14 +154,15 @@ class Watcher(Posterior):
     def before_ask(self, state: PecheState, rank: str) -> None:
         ranks = tuple(state.hands[0])
         hand = state.hands[OPPONENT]
+        chances, any_held, share = self.weigh(rank, ranks)
         self.asks.append(
             AskEvidence(
                 index=len(self.asks),
                 rank=rank,
                 ranks=ranks,
-                chances=self.chances(ranks),
-                any_held=self.any_held(ranks),
-                share=self.held_share(rank, ranks),
+                chances=chances,
+                any_held=any_held,
+                share=share,
                 held_ranks=tuple(r for r in ranks if r in hand),
             )
         )
