@@ -345,7 +345,7 @@ def main() -> None:
                 ("bench.engines", []),
                 ("bench.kitten_bench", []),
                 ("bench.gofish_strength", []),
-                ("bench.fairplay", ["--seeds", "300"]),
+                ("bench.fairplay", ["--deals", "300"]),
             ]:
                 section(f"Engines: {module}", verbatim(*run_module(module, *margs, env=env)))
         if "ask_cpu" in args.only:

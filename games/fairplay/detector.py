@@ -1,22 +1,19 @@
 """Clairvoyance detection for Pêche (docs/fairplay.md): did the player's asks find the
 opponent's cards more often than the table made likely?
 
-At each ask the server knows two things the player's view does not decide: whether the
-asked rank was held (``held``), and the table's chance of it, the posterior over every
-deal consistent with what the player saw (``posterior.Posterior``, exact up to one stated
+At each ask the server knows two things the player's view does not decide: which of the
+player's ranks the opponent held, and the table's chances, the posterior over every deal
+consistent with what the player saw (``posterior.Posterior``, exact up to one stated
 approximation). For a player who uses only what the table shows — whatever its habit,
 memory, order or mood — the chance of a hit at each ask, given everything before it, *is*
-that posterior chance p. So the running product of
-
-    LR(θ) = p'/p after a hit, (1 − p')/(1 − p) after a miss, with p' = p + θ·(q − p)
-
-(q: the chance that the opponent held at least one of the player's ranks, the most a
-player who peeks on a share θ of its asks can hit) has expectation 1 at every ask for every
-honest player, and so has its average over the peek rates θ of ``THETAS``. Ville's
-inequality then bounds the chance that it ever reaches 1/α by α: the honest-side
-guarantee holds for every policy that uses only the table, not only for the ones this
-module can imagine. It is a bound, not an estimate: the measured rates are far lower
-(docs/fairplay.md).
+the table's chance p of the rank it asked. A peeker hits more: on a share θ of its asks it
+asks a held rank whenever there is one. So the running product of the chance of what
+followed each ask for such a peeker over its chance at the table (``AskEvidence.log_lr``)
+has expectation 1 at every ask for every honest player, and so has its average over the
+peek rates of ``THETAS``. Ville's inequality then bounds the chance that it ever reaches
+1/α by α: the honest-side guarantee holds for every policy that uses only the table, not
+only for the ones this module can imagine. It is a bound, not an estimate: the measured
+rates are lower (docs/fairplay.md).
 
 - A game is flagged when its average reaches 1/GAME_LEVEL (``suspicion``, its logarithm in
   nats, at least FLAG_THRESHOLD).
@@ -26,7 +23,8 @@ module can imagine. It is a bound, not an estimate: the measured rates are far l
 
 A game stores its ``profile`` (the log-product for each θ) at verification; a week is the
 sum of its games' profiles, read without replaying anything. Only asks with a choice (two
-ranks or more in hand) count: a forced ask tells nothing of how the player chooses.
+ranks or more in hand, the rank asked neither sure nor impossible) count: any player asks
+a forced rank or a sure pair alike.
 
 Standard library only; everything is derived by replay.
 """
@@ -74,9 +72,6 @@ class AskEvidence:
     ranks: tuple[str, ...]  # the player's ranks then (its choices), hand order
     chances: tuple[float, ...]  # the table's chance that the opponent held each of ``ranks``
     any_held: float  # the table's chance that it held at least one of them
-    # the table's E[1/|K| if the asked rank is in K], K the held ranks of ``ranks``: how
-    # often a player picking a held rank at random would have asked this one
-    share: float
     held_ranks: tuple[str, ...]  # which of ``ranks`` it held (the server's truth)
     weight: float = 0.0  # log LR of this ask at the game's likeliest peek rate (nats)
 
@@ -103,24 +98,26 @@ class AskEvidence:
         return 0 < len(self.held_ranks) < len(self.ranks)
 
     def log_lr(self, theta: float) -> float:
-        """log f(K | a): the held ranks K given the rank a asked, a peeker's chance of K
-        (on a share θ of its asks, a held rank at random; otherwise, as far as the
-        detector can tell, any rank) over the table's. Its expectation over the table's
-        chances of K is 1 whatever a was: an honest choice cannot move it."""
+        """log f: what followed the ask, for a peeker against the table. A peeker (on a
+        share θ of its asks, a held rank whenever there is one) hits with chance
+        θ·q + (1 − θ)·p, q the table's chance that any of its ranks was held, p the asked
+        rank's; it misses while holding a rank the opponent had only when it did not peek.
+        Three outcomes, each weighed by its chance for the peeker over the table's:
+
+            a hit                          (θq + (1 − θ)p) / p
+            a miss, none of its ranks held  1
+            a miss, some held               1 − θ
+
+        Their average over the table's chances is 1 whatever the rank asked: no honest
+        choice can move it."""
         if not self.counted:
             return 0.0
-        n = len(self.ranks)
-        held = self.held_ranks
-        if not held:
-            top = 1.0
-        elif self.held:
-            top = theta * n / len(held) + 1.0 - theta
-        else:
-            top = 1.0 - theta
-        if top <= 0.0:
-            return -math.inf
-        bottom = theta * n * self.share + (1.0 - theta) * self.any_held + 1.0 - self.any_held
-        return math.log(top / bottom)
+        p = self.public_chance
+        if self.held:
+            return math.log((theta * self.any_held + (1.0 - theta) * p) / p)
+        if not self.held_ranks:
+            return 0.0
+        return math.log1p(-theta) if theta < 1.0 else -math.inf
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -154,7 +151,7 @@ class Watcher(Posterior):
     def before_ask(self, state: PecheState, rank: str) -> None:
         ranks = tuple(state.hands[0])
         hand = state.hands[OPPONENT]
-        chances, any_held, share = self.weigh(rank, ranks)
+        chances, any_held = self.weigh(ranks)
         self.asks.append(
             AskEvidence(
                 index=len(self.asks),
@@ -162,7 +159,6 @@ class Watcher(Posterior):
                 ranks=ranks,
                 chances=chances,
                 any_held=any_held,
-                share=share,
                 held_ranks=tuple(r for r in ranks if r in hand),
             )
         )
@@ -217,9 +213,7 @@ class GameAssessment:
         if self._asks is None:
             t = self.cheat_rate
             self._asks = tuple(
-                AskEvidence(
-                    a.index, a.rank, a.ranks, a.chances, a.any_held, a.share, a.held_ranks, a.log_lr(t) if t else 0.0
-                )
+                AskEvidence(a.index, a.rank, a.ranks, a.chances, a.any_held, a.held_ranks, a.log_lr(t) if t else 0.0)
                 for a in self._raw
             )
         return self._asks

@@ -79,28 +79,23 @@ class Posterior(Observer):
                     sums[j] += w
         return tuple(s / total for s in sums)
 
-    def weigh(self, rank: str, ranks: Iterable[str]) -> tuple[tuple[float, ...], float, float]:
-        """What the detector reads at an ask of ``rank`` with ``ranks`` in hand, in one pass
-        over the sets: ``chances(ranks)``; the chance that the opponent holds at least one
-        of ``ranks``; and E[1/|K| if ``rank`` ∈ K], K the ranks of ``ranks`` it holds (how
-        often a player picking a held rank at random would pick ``rank``)."""
+    def weigh(self, ranks: Iterable[str]) -> tuple[tuple[float, ...], float]:
+        """What the detector reads at an ask, in one pass over the sets: ``chances(ranks)``,
+        and the chance that the opponent holds at least one of ``ranks``."""
         bits = [1 << RANK_INDEX[r] for r in ranks]
         mask = sum(bits)
-        bit = 1 << RANK_INDEX[rank]
         sums = [0.0] * len(bits)
-        total = hit = share = 0.0
+        total = hit = 0.0
         for held, w in self.belief.items():
             total += w
             mine = held & mask
             if not mine:
                 continue
             hit += w
-            if mine & bit:
-                share += w / mine.bit_count()
             for j, b in enumerate(bits):
                 if mine & b:
                     sums[j] += w
-        return tuple(x / total for x in sums), hit / total, share / total
+        return tuple(x / total for x in sums), hit / total
 
     def _keep(self, belief: dict[int, float]) -> None:
         total = sum(belief.values())
