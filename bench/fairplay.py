@@ -30,6 +30,7 @@ from bench.provenance import commit, cpu
 from games import fairplay
 from games.fairplay import players
 from games.rules.cards import shuffled_deck
+from games.rules.peche import ENGINE
 
 Z95 = 1.959964
 WEEK = 5
@@ -147,8 +148,36 @@ def report(results: list[dict], deals: int, base: int, seconds: float) -> str:
         f"CPU per game, play and judgement: median {statistics.median(cost) * 1000:.1f} ms "
         f"(the solver-guided players search the deal on top).",
         "",
+        _verification_cost(deals, base),
+        "",
     ]
     return "\n".join(lines)
+
+
+def _verification_cost(deals: int, base: int) -> str:
+    """What judging adds to verification's replay: the random player's games replayed from
+    seed and asks, alone and with the judgement, in alternating rounds (a drifting machine
+    weighs on both alike)."""
+    games = []
+    for i in range(base, base + deals):
+        seed = f"fairplay-{i}"
+        moves, _, _ = players.play(shuffled_deck(seed), players.uniform, random.Random(f"{seed}/random"))
+        games.append((seed, moves))
+    alone, judged = [], []
+    for _ in range(3):
+        started = time.process_time()
+        for seed, moves in games:
+            ENGINE.replay({"seed": seed}, moves)
+        alone.append((time.process_time() - started) / len(games))
+        started = time.process_time()
+        for seed, moves in games:
+            fairplay.replay_assessed(seed, moves)
+        judged.append((time.process_time() - started) / len(games))
+    a, j = statistics.median(alone) * 1000, statistics.median(judged) * 1000
+    return (
+        f"Verification's replay of a ranked game (the random player's {len(games)} games, median of 3 rounds): "
+        f"{a:.2f} ms alone, {j:.2f} ms with the judgement ({j / a:.0f}×)."
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
