@@ -69,8 +69,10 @@ def test_step_through_the_inspector_by_keyboard_buttons_and_slider(new_page, siz
         page.keyboard.press("ArrowRight")
         assert position(page) == f"Step {n} of {asks}"
         assert page.text_content("#layers-title").startswith(f"At ask {n}:")
-        # The evidence of this ask: a sentence on each side's likelihood and a row per rank of the hand.
-        assert "as likely for" in page.text_content("#layer-evidence")
+        # The evidence of this ask: its weight in a sentence and a row per rank of the hand.
+        assert "weighs nothing" in page.text_content("#layer-evidence .weight") or "as likely" in page.text_content(
+            "#layer-evidence .weight"
+        )
         assert page.locator("#layer-player tbody tr").count() >= 1
         assert fits(page)
     page.keyboard.press("ArrowLeft")
@@ -98,8 +100,8 @@ def test_step_through_the_inspector_by_keyboard_buttons_and_slider(new_page, siz
     heaviest.click()
     assert position(page) == f"Step {step} of {asks}"
     assert page.text_content("#layer-evidence .figure-llr").startswith("+")
-    # ... and reads as two chances: the clairvoyant player makes this choice more often.
-    assert "one who sees the opponent's hand" in page.text_content("#layer-evidence .chances-of-choice")
+    # ... and reads as two chances: a player who peeks finds a pair more often than the rank asked is held.
+    assert "a player who peeks" in page.text_content("#layer-evidence .chances-of-choice")
     honest, seer = (chance(page.text_content(f"#layer-evidence .figure-{who}")) for who in ("honest", "seer"))
     assert seer > honest
     assert fits(page)
