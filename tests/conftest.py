@@ -13,10 +13,6 @@ from django.conf import settings
 from tests.servers import CeleryWorker, RedisServer, free_port  # noqa: F401  (free_port: imported from here by tests)
 
 ROOT = Path(__file__).resolve().parent.parent
-# The published spec and vectors; the repository keeps its own copies (docs/rules.md,
-# tests/vectors/), which tests/games/test_conformance.py compares with these when present.
-SHARED = ROOT.parent / "shared"
-VECTORS = ROOT / "tests" / "vectors"
 
 
 def _patient_hot_path() -> float:
@@ -209,6 +205,21 @@ def own_redis():
     server.start()
     yield server
     server.kill()
+
+
+@pytest.fixture(autouse=True)
+def _rate_windows_closed():
+    """Each test starts with no rate-limit window open in this process. Without Redis the
+    counters live in this process's memory (LocMemCache, or config/rates.py's fallback) for
+    the whole session, and under SQLite a test's rolled-back rows hand their ids out again:
+    the previous test's user 1 had spent the asks of this test's user 1."""
+    from django.core.cache import cache
+
+    from config import rates
+
+    if "RedisCache" not in settings.CACHES["default"]["BACKEND"]:
+        cache.clear()
+    rates._HERE.clear()
 
 
 @pytest.fixture(autouse=True)
