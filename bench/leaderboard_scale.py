@@ -14,19 +14,14 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import time
 
 from bench.pgdb import URL, ensure_database
+from harness.stats import percentiles
 
 os.environ["DATABASE_URL"] = URL
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
-
-
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    samples = sorted(samples)
-    return (statistics.median(samples) * 1000, samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000)
 
 
 def timed(fn, args_list) -> list[float]:

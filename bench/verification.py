@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 
 from bench.pgdb import URL, ensure_database
-from tests.servers import CeleryWorker
+from harness.servers import CeleryWorker
 
 os.environ["DATABASE_URL"] = URL
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
@@ -73,8 +73,8 @@ def make_attempts(n: int, tag: str):
     import datetime as dt
     import random
 
-    from bench.fixtures import finished_attempts
     from challenges.models import Attempt
+    from harness.fixtures import finished_attempts
     from leaderboard.models import Result
 
     day = dt.date(1999, 1, 1) + dt.timedelta(days=sum(map(ord, tag)) % 300)
@@ -126,7 +126,7 @@ class TreeWorker(CeleryWorker):
 
 
 def start_worker(concurrency: int, log: Path, tree: Path | None = None) -> CeleryWorker:
-    """The tests' worker (tests/servers.py), on this benchmark's database and Redis; at
+    """The tests' worker (harness/servers.py), on this benchmark's database and Redis; at
     WARNING so that logging every verification does not weigh on the figures. ``tree``:
     run it from that tree of the code instead of this one."""
     log.unlink(missing_ok=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.servers import CeleryWorker, RedisServer, free_port  # noqa: F401  (free_port: imported from here by tests)
+from harness.servers import CeleryWorker, RedisServer, free_port  # noqa: F401  (free_port: imported from here by tests)
 
 ROOT = Path(__file__).resolve().parent.parent
 

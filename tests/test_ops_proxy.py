@@ -20,8 +20,8 @@ from django.test import RequestFactory, override_settings
 from rest_framework.throttling import BaseThrottle
 
 from config.security import TrustedProxyMiddleware
+from harness.servers import stop_stack
 from tests.conftest import ROOT, wait_for
-from tests.servers import stop_stack
 from tests.test_ops_health import free_port
 
 STACK = str(ROOT / "scripts" / "stack")
