@@ -1,5 +1,5 @@
-"""The game socket's own database connections: the ask's compare-and-set run on the event
-loop (challenges/consumers.py), not on a thread of the loop's pool.
+"""The game socket's database: the ask's compare-and-set on the event loop's own
+connections (``writes``), everything else on a thread of the loop's pool (``on_db``).
 
 A thread hop per ask (the pool's queue, a futex wake-up each way, Django's connection
 checks before and after) cost about a quarter of the socket process's CPU per ask; the
@@ -30,10 +30,11 @@ import contextlib
 import datetime as dt
 import json
 import weakref
+from functools import partial
 from typing import Any
 
 import psycopg
-from django.db import connections
+from django.db import close_old_connections, connections
 from psycopg import pq
 from psycopg.pq.abc import PGresult
 from psycopg.types.json import Json, Jsonb
@@ -169,3 +170,23 @@ def writes() -> Writes | None:
         params["autocommit"] = True
         found = _by_loop[loop] = Writes(params)
     return found
+
+
+async def on_db(function, *args: Any, **kwargs: Any) -> Any:
+    """``function(*args, **kwargs)`` on a thread of the loop's pool, its database
+    connections tidied before and after as Channels does. Not Channels' default, one thread
+    for every sync call of the process: there each ask waited for every other socket's round
+    trips to Postgres and Redis (on 2 cores, ~180 asks/s with the CPU 28% idle;
+    docs/benchmarks.md). Nor asgiref's SyncToAsync, built anew per call: its wrapper and
+    context copy cost ~10% of the socket process's CPU per ask (py-spy), for nothing a
+    socket uses. One consumer still takes one message at a time, so its game is never
+    touched by two threads at once; each pool thread keeps its own connection."""
+    return await asyncio.get_running_loop().run_in_executor(None, partial(_tidied, function, args, kwargs))
+
+
+def _tidied(function, args: tuple, kwargs: dict) -> Any:
+    close_old_connections()
+    try:
+        return function(*args, **kwargs)
+    finally:
+        close_old_connections()

@@ -37,18 +37,6 @@ class PlayerCreateThrottle(WindowThrottle):
     scope = "players"
 
 
-class AskThrottle(WindowThrottle):
-    """Asks per player (per IP for a request without one; it is refused anyway)."""
-
-    scope = "asks"
-
-    def ident(self, request) -> str:
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            return f"user:{user.pk}"
-        return super().ident(request)
-
-
 class LoginThrottle(WindowThrottle):
     """Password log-ins per client IP (the API's; per IP and name: ``login_name_refused``)."""
 
