@@ -155,7 +155,7 @@ def player_rotate_token(*, player: Player) -> str:
     return token
 
 
-# The Channels group every process's game sockets listen on (challenges/consumers.py
+# The Channels group every process's game sockets listen on (challenges/sockets.py
 # ``Closes``); a close message names its player.
 SOCKETS_GROUP = "sockets"
 

@@ -184,7 +184,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
 
     # What earlier tests queued goes (the session's own server, asserted), but not the
     # channel layer's keys ("ws:"): the live server's listener joined its group once, and a
-    # flush would leave it deaf to log-outs until it joins again (challenges/consumers.py).
+    # flush would leave it deaf to log-outs until it joins again (challenges/sockets.py).
     client = redis.Redis.from_url(session_redis_url())
     stale = [key for key in client.scan_iter(count=1000) if not key.startswith(b"ws:")]
     if stale:
