@@ -3,7 +3,7 @@ and the time of a 5000-move Kitten fishing game.
 
     .venv/bin/python -m bench.engines [--seconds 3]
 
-Targets (issue 2): >= 8,000 complete Pêche replays/s; a 5000-move kitten game <= 5 ms.
+Targets: >= 8,000 complete Pêche replays/s; a 5000-move kitten game <= 5 ms.
 """
 
 from __future__ import annotations

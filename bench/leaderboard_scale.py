@@ -5,7 +5,7 @@ side by side with a plain Postgres count rank and a window function, at several 
 
 Uses its own database (`bench`, created on the local Postgres) and a redis-server of its
 own (BENCH_REDIS to choose one, e.g. to --reuse-index across runs), so it never touches the
-test or site data. Targets (issue 8) at 10M results in one day:
+test or site data. Targets at 10M results in one day:
 my-rank p99 <= 2 ms, top-50 p99 <= 5 ms.
 """
 

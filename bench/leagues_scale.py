@@ -5,7 +5,7 @@ results of the day are found among a year of their own, as on a site that has ru
 
     .venv/bin/python -m bench.leagues_scale --size 1000000
 
-Target (issue 28): a league board of 200 members and a week of standings answer in
+Target: a league board of 200 members and a week of standings answer in
 <= 5 ms p99 in process with 1M results that day. Measured two ways: the selectors alone
 (leagues.selectors.day_board / week_standings, what the API answers with) and the whole
 API request through Django in process (token authentication, the member check, JSON); the

@@ -25,7 +25,7 @@ Two ways to load the server:
 Reports asks/s, ask latency p50/p95/p99/max, the statuses seen, and where the CPU went:
 milliseconds of CPU per ask for the gunicorn processes, Postgres, Redis, the Celery worker
 and this load generator (from /proc, Linux only), and the machine's idle share.
-Target (issue 8) at 64 players: >= 500 asks/s, p99 <= 50 ms.
+Target at 64 players: >= 500 asks/s, p99 <= 50 ms.
 """
 
 from __future__ import annotations

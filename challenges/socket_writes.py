@@ -2,17 +2,17 @@
 connections (``writes``), everything else on a thread of the loop's pool (``on_db``).
 
 A thread hop per ask (the pool's queue, a futex wake-up each way, Django's connection
-checks before and after) cost about a quarter of the socket process's CPU per ask; the
-issue's bare consumer measured 0.80 ms per message through a thread and 0.60 ms on an
-asynchronous psycopg connection. Only the write of an ask goes here: the handshake, a
-lease of the player's limit, a refusal's re-read, the credential's re-check and the
-verification's enqueue stay on the pool's threads through Django (they happen once per
+checks before and after) cost about a quarter of the socket process's CPU per ask; a
+bare consumer measured 0.80 ms per message through a thread and 0.60 ms on an
+asynchronous psycopg connection. Only the write of an ask goes on the loop: the
+handshake, a lease of the player's limit, a refusal's re-read, the credential's re-check and
+the verification's enqueue go to the pool's threads through Django (``on_db``) (they happen once per
 game, once per few asks, or after an error).
 
 The statement is run on libpq itself (psycopg's ``pq`` wrapper), prepared once per
 connection: psycopg's asynchronous cursor spent 95-155 µs of CPU per UPDATE here (its
 query conversion, adaptation, and a task per wait for readiness), libpq's own calls with a
-future per wait 25-45 µs (the same UPDATE, 3,000 times, uvloop; the issue 31 report). The
+future per wait 25-45 µs (the same UPDATE, 3,000 times, uvloop; 2026-12-03). The
 statements are the ask's (challenges/play.py ``move_write``): Django's ``%s`` placeholders,
 parameters of a few plain types sent as text.
 

@@ -46,7 +46,7 @@ class LoginThrottle(WindowThrottle):
 # --- log-ins: per address, per address and name, never per name alone -------------------
 #
 # A limit per username alone is a lock-out anyone can trigger: 30 wrong passwords from 3
-# addresses locked the real staff account for an hour, from everywhere (issue 27). So a
+# addresses locked the real staff account for an hour, from everywhere (2026-12-02). So a
 # log-in is limited per client address (one address trying many names) and per address
 # and name (one address guessing one name); the right password from an address that has
 # not been guessing gets in. Failures per name across addresses are only counted, to log a

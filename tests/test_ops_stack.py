@@ -116,7 +116,7 @@ def test_stack_starts_serves_verifies_and_stops(stack):
 
 
 def test_two_web_instances_share_the_proxy_and_either_serves_alone(stack):
-    """Scale-out on one machine (issue 20): STACK_WEB_INSTANCES=2 puts two gunicorn masters
+    """Scale-out on one machine: STACK_WEB_INSTANCES=2 puts two gunicorn masters
     behind the one nginx, STACK_WORKER_INSTANCES=2 starts two worker processes."""
     stack.env.update(STACK_WEB_INSTANCES="2", STACK_WORKER_INSTANCES="2", WEB_CONCURRENCY="1")
     started = stack("start")

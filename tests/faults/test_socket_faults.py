@@ -36,7 +36,7 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 # What a socket that cannot be opened, or breaks under an ask, raises at the client.
 CUT = (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake)
-REDIS_DOWN_SECONDS = 30  # the figure
+REDIS_DOWN_SECONDS = 30  # what the socket must ride out (docs/reliability.md)
 POSTGRES_DOWN_SECONDS = 5
 BOUND = 300  # seconds any one scenario may take before it fails
 
