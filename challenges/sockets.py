@@ -30,7 +30,7 @@ from django.http import parse_cookie
 from django.http.request import split_domain_port, validate_host
 
 from . import services
-from .auth import player_for_token
+from .auth import token_player
 from .models import Player
 
 log = logging.getLogger("challenges.consumers")  # the name operators filter on
@@ -110,18 +110,9 @@ def scope_player(scope: dict[str, Any]) -> tuple[Player | None, str, str]:
     """(player, how, refusal): ``how`` is "token" or "session"; without a player, the
     refusal's code (``bad_token``, ``not_authenticated``) as the HTTP API answers it."""
     headers = headers_of(scope)
-    authorization = headers.get(b"authorization", b"").split()
-    if authorization and authorization[0].lower() == b"token":
-        if len(authorization) != 2:
-            return None, "token", "bad_token"
-        try:
-            token = authorization[1].decode()
-        except UnicodeError:
-            return None, "token", "bad_token"
-        player = player_for_token(token)
-        if player is None or player.user is None or not player.user.is_active:
-            return None, "token", "bad_token"
-        return player, "token", ""
+    player, refused = token_player(headers.get(b"authorization", b""))
+    if player is not None or refused:
+        return player, "token", refused
     cookies = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
     key = cookies.get(settings.SESSION_COOKIE_NAME)
     if not key:
