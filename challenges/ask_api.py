@@ -33,7 +33,7 @@ from rest_framework.exceptions import ParseError
 from config import parsers
 from config.errors import ApiError
 from config.inputs import Choice, Input, Whole, parsed
-from config.renderers import JSONRenderer
+from config.renderers import compact
 from games.rules.base import DomainError
 from games.rules.cards import RANKS
 
@@ -64,7 +64,6 @@ class RateLimited(DomainError):
 
 
 UNAVAILABLE = DomainError("unavailable", "the database is unavailable; try again shortly")
-_RENDERER = JSONRenderer()
 
 
 def decoded(text: str) -> Any:
@@ -108,7 +107,7 @@ def refusal(exc: DomainError | ApiError) -> dict[str, Any]:
 
 def encoded(data: dict[str, Any]) -> str:
     """An answer's JSON, as the HTTP API renders it (config/renderers.py)."""
-    return _RENDERER.render(data).decode()
+    return compact(data).decode()
 
 
 def take(player: Player) -> None:
