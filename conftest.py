@@ -5,7 +5,7 @@ The tests flush Redis databases and fault tests kill Redis; the Redis that REDIS
 names on this machine may hold anyone's data, so the session never talks to it.
 config/settings/test.py reads REDIS_URL as usual, and every process a test starts
 (Celery workers, gunicorn, scripts/stack) inherits os.environ, so all of them use the
-session's server too. It goes when the session ends (or when pytest dies: tests/servers.py).
+session's server too. It goes when the session ends (or when pytest dies: harness/servers.py).
 
 This is the rootdir conftest, imported after pytest-django's first hook: that hook loads
 the settings when DJANGO_SETTINGS_MODULE is known by then, so pyproject.toml does not
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import RedisServer, free_port
+from harness.servers import RedisServer, free_port
 
 _server: RedisServer | None = None
 _given: str | None = None  # the REDIS_URL this session was given (and does not use)

@@ -26,10 +26,11 @@ import sys
 import time
 from pathlib import Path
 
-from bench.play_load import HEADER, in_turns, row, run_loop
+from bench.play_load import HEADER, in_turns, row
 from bench.report import Stack
 from bench.socket_load import run_sockets, summary
-from tests.servers import free_port
+from harness.players import run_loop
+from harness.servers import free_port
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 APP = "config.asgi:application"

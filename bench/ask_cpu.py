@@ -25,7 +25,7 @@ import statistics
 import time
 
 from bench.pgdb import URL, ensure_database
-from bench.wsgi_client import Client
+from harness.wsgi_client import Client
 
 os.environ["DATABASE_URL"] = URL
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")

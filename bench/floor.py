@@ -21,9 +21,9 @@ import statistics
 import threading
 import time
 
-from bench.play_load import cpu_per_ask, cpu_snapshot
 from bench.provenance import commit, cpu_model
 from bench.report import ROOT, Stack
+from harness.players import cpu_per_ask, cpu_snapshot
 
 CONNECTIONS = 16
 

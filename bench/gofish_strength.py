@@ -11,24 +11,13 @@ on the outright-win rate, against the rate equal play would give (1 / players).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from dataclasses import dataclass
 
 from games.rules.cards import RANK_INDEX, rank_of
 from games.rules.gofish import ENGINE
-
-
-def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """95 % Wilson score interval for a binomial proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from harness.stats import wilson
 
 
 def random_ask(state, rng: random.Random) -> dict:

@@ -40,7 +40,7 @@ from bench.pgdb import drop_databases, fresh_database
 from bench.provenance import commit as provenance_commit
 from bench.provenance import cpu
 from bench.report import worktree
-from tests.servers import RedisServer, free_port
+from harness.servers import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 CHILD = ROOT / "bench" / "instructions_child.py"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 # The measured tree's modules, not this file's directory.
 sys.path.pop(0)
-_spec = importlib.util.spec_from_file_location("wsgi_client", Path(__file__).with_name("wsgi_client.py"))
+_spec = importlib.util.spec_from_file_location("wsgi_client", Path(__file__).parents[1] / "harness" / "wsgi_client.py")
 assert _spec and _spec.loader
 wsgi_client = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(wsgi_client)

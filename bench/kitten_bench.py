@@ -20,7 +20,7 @@ from games.rules.kitten import DEFAULT_LIMIT, ENGINE, play_to_end
 
 LIMIT_GAME = {"seed": "bench-55798", "first": "opponent"}  # 5000 moves, reason "limit"
 TARGET_MS = 5.0
-DEFAULT_VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors" / "kitten.jsonl"
+DEFAULT_VECTORS = Path(__file__).resolve().parents[1] / "tests" / "vectors" / "kitten.jsonl"
 
 
 def _timed(fn, repeat: int) -> list[float]:

@@ -5,7 +5,7 @@ side by side with a plain Postgres count rank and a window function, at several 
 
 Uses its own database (`bench`, created on the local Postgres) and a redis-server of its
 own (BENCH_REDIS to choose one, e.g. to --reuse-index across runs), so it never touches the
-test or site data. Targets (issue 8) at 10M results in one day:
+test or site data. Targets at 10M results in one day:
 my-rank p99 <= 2 ms, top-50 p99 <= 5 ms.
 """
 
@@ -14,19 +14,14 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import time
 
 from bench.pgdb import URL, ensure_database
+from harness.stats import percentiles
 
 os.environ["DATABASE_URL"] = URL
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 os.environ.setdefault("LOG_LEVEL", "WARNING")
-
-
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    samples = sorted(samples)
-    return (statistics.median(samples) * 1000, samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000)
 
 
 def timed(fn, args_list) -> list[float]:

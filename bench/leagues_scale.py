@@ -5,7 +5,7 @@ results of the day are found among a year of their own, as on a site that has ru
 
     .venv/bin/python -m bench.leagues_scale --size 1000000
 
-Target (issue 28): a league board of 200 members and a week of standings answer in
+Target: a league board of 200 members and a week of standings answer in
 <= 5 ms p99 in process with 1M results that day. Measured two ways: the selectors alone
 (leagues.selectors.day_board / week_standings, what the API answers with) and the whole
 API request through Django in process (token authentication, the member check, JSON); the
@@ -27,6 +27,7 @@ import time
 os.environ.setdefault("BENCH_DB", "bench_leagues")
 
 from bench.pgdb import URL, ensure_database  # noqa: E402 (BENCH_DB first)
+from harness.stats import percentiles  # noqa: E402
 
 os.environ["DATABASE_URL"] = URL
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
@@ -40,11 +41,6 @@ WEEK_PLAYERS = 200_000  # the players who also played the week's other six days
 # (a year's regular player), so that a member's results of the measured day or week are
 # found among hundreds of their own, as they are on a site that has run for a year.
 HISTORY_DAYS = 300
-
-
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    samples = sorted(samples)
-    return (statistics.median(samples) * 1000, samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000)
 
 
 def backend_cpu(pid: int) -> float | None:
@@ -205,9 +201,9 @@ def main() -> None:
     from django.core.management import call_command
 
     from bench import provenance
-    from bench.wsgi_client import Client
     from challenges import services as challenge_services
     from challenges.models import Player
+    from harness.wsgi_client import Client
     from leaderboard import selectors as board
     from leaderboard import services
     from leagues import selectors

@@ -1,5 +1,5 @@
 """The benchmarks' Redis: a redis-server of their own on a free port (the same one the tests
-start, tests/servers.py), so a benchmark never flushes or fills a database of the machine's
+start, harness/servers.py), so a benchmark never flushes or fills a database of the machine's
 Redis, and two benchmarks never share one (bench.ask_cpu once died on its first run after
 bench.leaderboard_scale: both used db 13, and flushing a 1M-member index outlasted the
 client's timeout)."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 import atexit
 import os
 
-from tests.servers import RedisServer, free_port
+from harness.servers import RedisServer, free_port
 
 
 def own_redis(override: str) -> str:

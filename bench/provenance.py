@@ -1,6 +1,6 @@
 """What every benchmark shares: the machine and the commit it prints next to its figures, and
 the medians over rounds. (The processes a benchmark starts, a redis-server and a Celery
-worker, are the tests' own: tests/servers.py.)"""
+worker, are the tests' own: harness/servers.py.)"""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def machine_rows(pg_url: str) -> list[tuple[str, str]]:
             "max_connections {max_connections}, synchronous_commit {synchronous_commit}, fsync {fsync}, "
             "wal_level {wal_level}, jit {jit}".format(**pg),
         ),
-        ("Redis", f"{redis_version}; each benchmark's own redis-server (tests/servers.py: no persistence)"),
+        ("Redis", f"{redis_version}; each benchmark's own redis-server (harness/servers.py: no persistence)"),
         ("load average at start", load_average()),
     ]
 

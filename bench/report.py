@@ -53,7 +53,7 @@ from pathlib import Path
 from bench.pgdb import PG, drop_databases, fresh_database
 from bench.provenance import commit as provenance_commit
 from bench.provenance import machine_rows, median_ratio, round_medians
-from tests.servers import RedisServer, free_port
+from harness.servers import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -185,7 +185,7 @@ class Stack:
 
 
 def http_asks(stack: Stack, players: int, seconds: float, rate: float | None):
-    from bench.play_load import run
+    from harness.players import run
 
     return run(stack.url, players, seconds, rate, 5.0, "session", scope=stack.owns)
 
@@ -201,7 +201,8 @@ def measure(
 ) -> tuple[str, dict]:
     """Rounds in turns (A, B, then B, A…); returns the table's text and each contender's
     runs. A contender is (name, stack, asks): by default each stack's HTTP asks."""
-    from bench.play_load import in_turns, run_loop
+    from bench.play_load import in_turns
+    from harness.players import run_loop
 
     contenders = contenders or [(s.name, s, http_asks) for s in stacks]
     lines = [

@@ -5,7 +5,7 @@
     .venv/bin/python -m bench.socket_load --modes http \\
         --sockets uvicorn=ws://127.0.0.1:9001 daphne=ws://127.0.0.1:9002   # ASGI servers side by side
 
-Simulated browsers play whole daily games with bench.play_load's harness (arrival, pacing,
+Simulated browsers play whole daily games with harness.players (arrival, pacing,
 measured window, CPU accounting): each signs up once and starts today's attempt over HTTP
 (session cookie, CSRF header), then asks the first rank of its hand until the game ends,
 and goes on with the days before as practice, one game a day, each started over HTTP
@@ -13,7 +13,7 @@ and goes on with the days before as practice, one game a day, each started over 
 as this benchmark did before 2026-12-03). A ``socket`` mode's asks go over ``/ws/attempts/<id>``
 (one socket per game, opened with the cookie and the page's Origin, asks sent once the
 server says ``ready``) at the stack's proxy, or at the servers ``--sockets`` names; in
-``http`` mode they are bench.play_load's own players. The modes run in turns (A B, B A,
+``http`` mode they are harness.players' HTTP players. The modes run in turns (A B, B A,
 …), so a machine that speeds up or slows down favours none.
 
 Reports, per mode: asks/s, ask latency p50/p95/p99/max (send to answer), the load average
@@ -35,9 +35,10 @@ from urllib.parse import urlsplit
 
 import websockets
 
-from bench import play_load
-from bench.play_load import HEADER, LoadPlayer, Scope, in_turns, measure, row, run_loop
+from bench.play_load import HEADER, in_turns, row
 from bench.provenance import median_ratio
+from harness import players
+from harness.players import LoadPlayer, Scope, measure, run_loop
 
 
 class SocketPlayer(LoadPlayer):
@@ -168,7 +169,7 @@ def main() -> None:
         for _, (name, sockets) in in_turns(modes, args.rounds):
             if name == "http":
                 r = run_loop(
-                    play_load.run(
+                    players.run(
                         args.url, n, args.seconds, args.rate, args.warmup, games_per_player=args.games_per_player
                     )
                 )

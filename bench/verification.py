@@ -5,7 +5,7 @@ worker, which replays each from seed + asks, writes its result and ranks it.
 
 Every attempt has asks of its own (a random player's complete game of the day), so that each
 verification judges its game for fair play as on a real day; ``--same-line`` gives every
-attempt the same asks instead (the figures before issue 27's second round: fairplay.assess
+attempt the same asks instead (the figures before 2026-12-03: fairplay.assess
 keeps a finished game, so only the first attempt was judged).
 
 Phase 1 enqueues every attempt at once (throughput: results/s). Phase 2 offers a fixed
@@ -14,7 +14,7 @@ rank index). Uses the `bench` database, a redis-server of its own (BENCH_REDIS_V
 choose one: it is flushed) and its own worker. Every run starts its days afresh: the
 attempts and results a previous run left on them are deleted first, so that nothing is
 counted that was done before the clock started.
-Targets: >= 2,000 results/s on 2 cores (issue 31); p99 <= 1 s at 300/s offered.
+Targets: >= 2,000 results/s on 2 cores; p99 <= 1 s at 300/s offered.
 
 Phase 1 also prints the CPU it cost per result, by process: the worker (its pool
 included), the bench database's Postgres backends (sampled every 0.2 s from /proc: one
@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 
 from bench.pgdb import URL, ensure_database
-from tests.servers import CeleryWorker
+from harness.servers import CeleryWorker
 
 os.environ["DATABASE_URL"] = URL
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
@@ -73,13 +73,13 @@ def make_attempts(n: int, tag: str):
     import datetime as dt
     import random
 
-    from bench.fixtures import finished_attempts
     from challenges.models import Attempt
+    from harness.fixtures import finished_attempts
     from leaderboard.models import Result
 
     day = dt.date(1999, 1, 1) + dt.timedelta(days=sum(map(ord, tag)) % 300)
     # A second run on the same day found the first run's results already ranked: 5,255/s
-    # and a p50 of -88,124 s (issue 20). The day starts empty instead.
+    # and a p50 of -88,124 s. The day starts empty instead.
     Result.objects.filter(challenge__date=day).delete()
     Attempt.objects.filter(challenge__date=day).delete()
     challenge, ids = finished_attempts(n, day=day)
@@ -126,7 +126,7 @@ class TreeWorker(CeleryWorker):
 
 
 def start_worker(concurrency: int, log: Path, tree: Path | None = None) -> CeleryWorker:
-    """The tests' worker (tests/servers.py), on this benchmark's database and Redis; at
+    """The tests' worker (harness/servers.py), on this benchmark's database and Redis; at
     WARNING so that logging every verification does not weigh on the figures. ``tree``:
     run it from that tree of the code instead of this one."""
     log.unlink(missing_ok=True)

@@ -19,12 +19,12 @@ from rest_framework.views import APIView
 from config import openapi as doc
 from config.cache import FAILED as REDIS_FAILED
 from config.errors import ApiError
-from config.inputs import Choice, Input, Text, Whole, parsed
-from config.throttling import AskThrottle, LoginThrottle, PlayerCreateThrottle, login_failed, login_name_refused
+from config.inputs import Input, Text, parsed
+from config.throttling import LoginThrottle, PlayerCreateThrottle, login_failed, login_name_refused
 from games.rules.base import DomainError
-from games.rules.cards import RANKS
 
-from . import selectors, services
+from . import ask_api, selectors, services
+from .ask_api import AskIn
 from .auth import PLAYER_BACKEND, current_player
 from .models import Attempt
 
@@ -95,15 +95,6 @@ class LoginIn(Input):
 
     name = Text()
     password = Text()
-
-
-class AskIn(Input):
-    """One ask: a rank, and the number of asks made so far."""
-
-    # A string that is no rank is the engine's `bad_move` too: the same answer whoever
-    # sees it first.
-    rank = Choice(RANKS, outside="bad_move", help_text="A rank in the player's hand.")
-    move = Whole(help_text="The number of asks already made (the view's `move`).")
 
 
 # --- what the attempts' endpoints return (challenges/selectors.py ``attempt_view``) ---------
@@ -382,7 +373,8 @@ class AttemptView(APIView):
 
 
 class AskView(APIView):
-    throttle_classes = [AskThrottle]
+    """The HTTP adapter of the ask (ask_api.py, beside the game's socket): the player, one
+    ask of their limit, then the pipeline's answer."""
 
     @extend_schema(
         operation_id="attempt_ask",
@@ -393,7 +385,7 @@ class AskView(APIView):
         responses={
             200: AttemptAfterAskOut,
             **doc.errors(
-                (400, doc.error("`illegal_ask` (rank not in hand), `bad_move`, or a malformed body")),
+                (400, doc.error("`illegal_ask` (rank not in hand), `bad_move`, `unknown_field`, or a malformed body")),
                 (401, doc.NOT_AUTHENTICATED),
                 (404, doc.error("`not_found`")),
                 (
@@ -412,11 +404,8 @@ class AskView(APIView):
     )
     def post(self, request, attempt_id: int):
         player = require_player(request)
-        body = parsed(AskIn, request)
-        attempt, state, events = services.attempt_ask(
-            attempt_id=attempt_id, player=player, rank=body["rank"], move=body["move"]
-        )
-        return Response(selectors.attempt_view(attempt, state, events=events))
+        ask_api.take(player)
+        return Response(ask_api.ask(player=player, attempt_id=attempt_id, data=request.data))
 
 
 class MyAttemptsView(APIView):

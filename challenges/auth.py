@@ -190,6 +190,25 @@ def player_for_token(token: str) -> Player | None:
     return user.player
 
 
+def token_player(authorization: bytes) -> tuple[Player | None, str]:
+    """The player of an ``Authorization`` header, for every transport (auth_api.py's for
+    HTTP, sockets.py's for the game socket): (player, ""), (None, "") when the header names
+    no token (another credential may be there), or (None, "bad_token")."""
+    header = authorization.split()
+    if not header or header[0].lower() != b"token":
+        return None, ""
+    if len(header) != 2:
+        return None, "bad_token"
+    try:
+        token = header[1].decode()
+    except UnicodeError:
+        return None, "bad_token"
+    player = player_for_token(token)
+    if player is None or player.user is None or not player.user.is_active:
+        return None, "bad_token"
+    return player, ""
+
+
 class PrefetchMiddleware:
     """Right after SessionMiddleware: a request with a session cookie reads, in one Redis
     round trip, the session's cached copy (which Django's cached_db then reads from here)

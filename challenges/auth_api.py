@@ -1,12 +1,12 @@
 """The API's token credential: ``Authorization: Token <token>`` (DRF's authentication
-class, REST_FRAMEWORK in config/settings/base.py). The token's player is found as every
-credential is (challenges/auth.py ``player_for_token``); DRF stays in the API layer."""
+class, REST_FRAMEWORK in config/settings/base.py). The token's player is found as the game
+socket finds it (challenges/auth.py ``token_player``); DRF stays in the API layer."""
 
 from __future__ import annotations
 
 from rest_framework import authentication, exceptions
 
-from .auth import player_for_token
+from .auth import token_player
 
 
 class PlayerTokenAuthentication(authentication.BaseAuthentication):
@@ -15,19 +15,13 @@ class PlayerTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Token"
 
     def authenticate(self, request):
-        header = authentication.get_authorization_header(request).split()
-        if not header or header[0].lower() != self.keyword.lower().encode():
+        header = authentication.get_authorization_header(request)
+        player, refused = token_player(header)
+        if refused:
+            raise exceptions.AuthenticationFailed("send 'Authorization: Token <token>' with a token of yours")
+        if player is None:
             return None
-        if len(header) != 2:
-            raise exceptions.AuthenticationFailed("send 'Authorization: Token <token>'")
-        try:
-            token = header[1].decode()
-        except UnicodeError:
-            raise exceptions.AuthenticationFailed("bad token") from None
-        player = player_for_token(token)
-        if player is None or not player.user.is_active:
-            raise exceptions.AuthenticationFailed("unknown token")
-        return player.user, token
+        return player.user, header.split()[1].decode()
 
     def authenticate_header(self, request):
         return self.keyword

@@ -156,7 +156,7 @@ def player_rotate_token(*, player: Player) -> str:
     return token
 
 
-# The Channels group every process's game sockets listen on (challenges/consumers.py
+# The Channels group every process's game sockets listen on (challenges/sockets.py
 # ``Closes``); a close message names its player.
 SOCKETS_GROUP = "sockets"
 
@@ -391,17 +391,18 @@ def _lease_script(location: str):
     return client_for(location).register_script(_LEASE)
 
 
-def ask_lease(*, player: Player) -> tuple[int, float]:
-    """Asks of the player's limit for a socket to spend: (asks granted, seconds they last:
-    until the window closes), or (0, the seconds to wait: ``retry_after``). Without a
-    Redis cache, or while it fails, one ask at a time through the limiter itself
-    (config/rates.py ``hit``, which then counts in this process's memory)."""
+def ask_lease(*, player: Player, most: int = ASK_LEASE) -> tuple[int, float]:
+    """Asks of the player's limit, at most ``most`` (a socket leases a few, the HTTP ask
+    takes one): (asks granted, seconds they last: until the window closes), or (0, the
+    seconds to wait: ``retry_after``). One ask, and without a Redis cache or while it
+    fails any lease, goes through the limiter itself (config/rates.py ``hit``, which then
+    counts in this process's memory)."""
     ident = f"user:{player.user_id}"
     rate = parse_rate(settings.RATE_LIMITS.get("asks"))
     if rate is None:
         return ASK_LEASE, 3600.0
     allowed, period = rate
-    want = max(1, min(ASK_LEASE, allowed // 50))
+    want = max(1, min(most, allowed // 50))
     store = settings.CACHES["default"]
     if want > 1 and "RedisCache" in store["BACKEND"]:
         try:

@@ -1,18 +1,18 @@
-"""The game socket's own database connections: the ask's compare-and-set run on the event
-loop (challenges/consumers.py), not on a thread of the loop's pool.
+"""The game socket's database: the ask's compare-and-set on the event loop's own
+connections (``writes``), everything else on a thread of the loop's pool (``on_db``).
 
 A thread hop per ask (the pool's queue, a futex wake-up each way, Django's connection
-checks before and after) cost about a quarter of the socket process's CPU per ask; the
-issue's bare consumer measured 0.80 ms per message through a thread and 0.60 ms on an
-asynchronous psycopg connection. Only the write of an ask goes here: the handshake, a
-lease of the player's limit, a refusal's re-read, the credential's re-check and the
-verification's enqueue stay on the pool's threads through Django (they happen once per
+checks before and after) cost about a quarter of the socket process's CPU per ask; a
+bare consumer measured 0.80 ms per message through a thread and 0.60 ms on an
+asynchronous psycopg connection. Only the write of an ask goes on the loop: the
+handshake, a lease of the player's limit, a refusal's re-read, the credential's re-check and
+the verification's enqueue go to the pool's threads through Django (``on_db``) (they happen once per
 game, once per few asks, or after an error).
 
 The statement is run on libpq itself (psycopg's ``pq`` wrapper), prepared once per
 connection: psycopg's asynchronous cursor spent 95-155 µs of CPU per UPDATE here (its
 query conversion, adaptation, and a task per wait for readiness), libpq's own calls with a
-future per wait 25-45 µs (the same UPDATE, 3,000 times, uvloop; the issue 31 report). The
+future per wait 25-45 µs (the same UPDATE, 3,000 times, uvloop; 2026-12-03). The
 statements are the ask's (challenges/play.py ``move_write``): Django's ``%s`` placeholders,
 parameters of a few plain types sent as text.
 
@@ -30,10 +30,11 @@ import contextlib
 import datetime as dt
 import json
 import weakref
+from functools import partial
 from typing import Any
 
 import psycopg
-from django.db import connections
+from django.db import close_old_connections, connections
 from psycopg import pq
 from psycopg.pq.abc import PGresult
 from psycopg.types.json import Json, Jsonb
@@ -169,3 +170,23 @@ def writes() -> Writes | None:
         params["autocommit"] = True
         found = _by_loop[loop] = Writes(params)
     return found
+
+
+async def on_db(function, *args: Any, **kwargs: Any) -> Any:
+    """``function(*args, **kwargs)`` on a thread of the loop's pool, its database
+    connections tidied before and after as Channels does. Not Channels' default, one thread
+    for every sync call of the process: there each ask waited for every other socket's round
+    trips to Postgres and Redis (on 2 cores, ~180 asks/s with the CPU 28% idle;
+    docs/benchmarks.md). Nor asgiref's SyncToAsync, built anew per call: its wrapper and
+    context copy cost ~10% of the socket process's CPU per ask (py-spy), for nothing a
+    socket uses. One consumer still takes one message at a time, so its game is never
+    touched by two threads at once; each pool thread keeps its own connection."""
+    return await asyncio.get_running_loop().run_in_executor(None, partial(_tidied, function, args, kwargs))
+
+
+def _tidied(function, args: tuple, kwargs: dict) -> Any:
+    close_old_connections()
+    try:
+        return function(*args, **kwargs)
+    finally:
+        close_old_connections()

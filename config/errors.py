@@ -38,6 +38,7 @@ STATUS = {
     "league_full": status.HTTP_409_CONFLICT,
     "too_many_leagues": status.HTTP_409_CONFLICT,
     "unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
+    "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
 }
 
 
@@ -79,7 +80,12 @@ def _text(detail) -> str:
 
 def api_exception_handler(exc, context):
     if isinstance(exc, DomainError):
-        return Response({"error": exc.code, "detail": exc.detail or exc.code}, status=status_of(exc.code))
+        # A limit's refusal says when to come back (the asks' limit: challenges/ask_api.py).
+        wait = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(wait)} if wait is not None else None
+        return Response(
+            {"error": exc.code, "detail": exc.detail or exc.code}, status=status_of(exc.code), headers=headers
+        )
     if isinstance(exc, (OperationalError, InterfaceError)):
         log.warning("database unavailable: %s", exc.__class__.__name__)
         return Response(

@@ -26,6 +26,24 @@ _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME
 _DRF_DEFAULT = JSONEncoder().default
 
 
+def compact(data) -> bytes:
+    """``data`` as the API's compact JSON, the renderer's bytes without a request around
+    them (the game socket's answers, challenges/ask_api.py)."""
+    out = _orjson(data)
+    return out if out is not None else _RENDERER.render(data)
+
+
+def _orjson(data) -> bytes | None:
+    try:
+        out = orjson.dumps(data, default=_DRF_DEFAULT, option=_OPTIONS)
+    except TypeError:  # orjson.JSONEncodeError: a key or a number only the standard library writes
+        return None
+    # As DRF: these two are valid JSON but end a line in JavaScript.
+    if b"\xe2\x80\xa8" in out or b"\xe2\x80\xa9" in out:
+        out = out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
+    return out
+
+
 class JSONRenderer(renderers.JSONRenderer):
     def render(self, data, accepted_media_type=None, renderer_context=None):
         if (
@@ -35,11 +53,8 @@ class JSONRenderer(renderers.JSONRenderer):
             or self.get_indent(accepted_media_type, renderer_context or {}) is not None
         ):
             return super().render(data, accepted_media_type, renderer_context)
-        try:
-            out = orjson.dumps(data, default=_DRF_DEFAULT, option=_OPTIONS)
-        except TypeError:  # orjson.JSONEncodeError: a key or a number only the standard library writes
-            return super().render(data, accepted_media_type, renderer_context)
-        # As DRF: these two are valid JSON but end a line in JavaScript.
-        if b"\xe2\x80\xa8" in out or b"\xe2\x80\xa9" in out:
-            out = out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
-        return out
+        out = _orjson(data)
+        return out if out is not None else super().render(data, accepted_media_type, renderer_context)
+
+
+_RENDERER = JSONRenderer()

@@ -37,18 +37,6 @@ class PlayerCreateThrottle(WindowThrottle):
     scope = "players"
 
 
-class AskThrottle(WindowThrottle):
-    """Asks per player (per IP for a request without one; it is refused anyway)."""
-
-    scope = "asks"
-
-    def ident(self, request) -> str:
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            return f"user:{user.pk}"
-        return super().ident(request)
-
-
 class LoginThrottle(WindowThrottle):
     """Password log-ins per client IP (the API's; per IP and name: ``login_name_refused``)."""
 
@@ -58,7 +46,7 @@ class LoginThrottle(WindowThrottle):
 # --- log-ins: per address, per address and name, never per name alone -------------------
 #
 # A limit per username alone is a lock-out anyone can trigger: 30 wrong passwords from 3
-# addresses locked the real staff account for an hour, from everywhere (issue 27). So a
+# addresses locked the real staff account for an hour, from everywhere (2026-12-02). So a
 # log-in is limited per client address (one address trying many names) and per address
 # and name (one address guessing one name); the right password from an address that has
 # not been guessing gets in. Failures per name across addresses are only counted, to log a

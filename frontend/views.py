@@ -18,7 +18,6 @@ from challenges.auth import current_player
 from challenges.services import DAILY_GAME
 from leaderboard import caching
 from leaderboard import selectors as board
-from leaderboard import services as board_services
 from leagues import selectors as leagues
 
 from . import how_to_play
@@ -46,8 +45,7 @@ def _today_status(player, challenge) -> dict[str, Any]:
     result = getattr(attempt, "result", None)
     if attempt.status != attempt.Status.VERIFIED or result is None:
         return {"state": "verifying" if attempt.status == attempt.Status.VERIFYING else "rejected"}
-    ready = board_services.rank_index_wanted(challenge_id=challenge.pk)
-    return {"state": "done", "score": result.score, "asks": result.asks, **board.standing(result, index_ready=ready)}
+    return {"state": "done", "score": result.score, "asks": result.asks, **board.standing(result)}
 
 
 def home(request):
@@ -126,8 +124,6 @@ def leaderboard(request, date: str):
     except ValueError:
         page = 1
     data = board.leaderboard_page(challenge_id=challenge.pk, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
-    if not data["indexed"]:  # SQL answered: the day's index is built for the next reads
-        board_services.rank_index_wanted(challenge_id=challenge.pk, ready=False)
     pages = max(1, -(-data["total"] // PAGE_SIZE))
     player = current_player(request)
     mine = None

@@ -9,7 +9,7 @@ from challenges.selectors import challenge_read
 from config import openapi as doc
 from config.errors import ApiError
 
-from . import caching, selectors, services
+from . import caching, selectors
 
 
 def _int_param(request, name: str, default: int, low: int, high: int) -> int:
@@ -43,8 +43,6 @@ class LeaderboardView(APIView):
         offset = _int_param(request, "offset", 0, 0, 10**8)
         limit = _int_param(request, "limit", 50, 1, 200)
         page = selectors.leaderboard_page(challenge_id=challenge.pk, offset=offset, limit=limit)
-        if not page["indexed"]:  # SQL answered: the day's index is built for the next reads
-            services.rank_index_wanted(challenge_id=challenge.pk, ready=False)
         answer = Response(
             {
                 "date": challenge.date.isoformat(),
@@ -77,7 +75,6 @@ class LeaderboardMeView(APIView):
         result = selectors.player_result(challenge_id=challenge.pk, player_id=player.pk)
         if result is None:
             raise ApiError("not_found", "no ranked result for you on this day")
-        ready = services.rank_index_wanted(challenge_id=challenge.pk)
         answer = Response(
             {
                 "date": challenge.date.isoformat(),
@@ -86,7 +83,7 @@ class LeaderboardMeView(APIView):
                 "asks": result.asks,
                 "player_pairs": result.player_pairs,
                 "opponent_pairs": result.opponent_pairs,
-                **selectors.standing(result, index_ready=ready),
+                **selectors.standing(result),
             }
         )
         return caching.mark(answer, public=False)  # the caller's own

@@ -1,6 +1,6 @@
 """Reads of the leaderboard: the rank index when it is ready, SQL otherwise. Reads only:
-a day whose index is not ready is rebuilt when a reader's caller asks for it
-(services.rank_index_wanted), never by a selector."""
+a day whose index is not ready is built by the beat (services.rank_indexes_kept),
+never by a reader."""
 
 from __future__ import annotations
 
@@ -196,7 +196,10 @@ def player_streaks(*, player_id: int, game: str, day: dt.date, ongoing: bool = F
 def standing(result: Result, *, index_ready: bool | None = None) -> dict[str, Any]:
     """What ``/api/leaderboard/<date>/me`` says of a result beside its row: rank, of how
     many players, the percentile, the streaks, and whether it is held or disqualified (with
-    the reviewer's reason). ``index_ready``: as for ``result_rank``."""
+    the reviewer's reason). ``index_ready``: as for ``result_rank`` (asked here once
+    otherwise, for both the rank and the count)."""
+    if index_ready is None and result.indexed:
+        index_ready = rank_index.is_ready(result.challenge_id)
     rank = result_rank(result, index_ready=index_ready)
     players = day_players(result.challenge_id, index_ready=index_ready)
     streaks = player_streaks(player_id=result.player_id, game=result.challenge.game, day=result.challenge.date)

@@ -15,7 +15,7 @@ from challenges.models import DailyChallenge, Review
 from games import fairplay
 from games.rules.base import DomainError
 
-from . import linking, rank_index, selectors
+from . import linking, rank_index
 from .models import COUNTED, Result
 
 log = logging.getLogger(__name__)
@@ -149,6 +149,19 @@ def index_pending(limit: int = 10_000) -> int:
     return index_results(ids) if ids else 0
 
 
+def rank_indexes_kept() -> int:
+    """The beat's half for ranks, after each sweep: the index of each kept day (KEPT_DAYS)
+    built where it is missing, then the results that never reached their day's index
+    (Redis was down) added. The number of results added."""
+    if not rank_index.available():
+        return 0
+    today = days.today()
+    kept = DailyChallenge.objects.filter(date__gt=today - dt.timedelta(days=KEPT_DAYS), date__lte=today)
+    for challenge_id in kept.values_list("pk", flat=True):
+        rank_index_wanted(challenge_id=challenge_id)
+    return index_pending()
+
+
 def rebuild_index(*, challenge_id: int) -> int:
     """Rebuild a day's rank index from Postgres, the record.
 
@@ -171,12 +184,18 @@ def rebuild_index(*, challenge_id: int) -> int:
     return count
 
 
+# The days whose rank index the beat keeps built: today's and the week before (a league's
+# week, the leaderboards players still open). An older day's ranks are counted in SQL
+# (its pages are settled: a CDN keeps them), or its index is built by the operator's
+# rebuild_rank_index.
+KEPT_DAYS = 8
+
+
 def rank_index_wanted(*, challenge_id: int, ready: bool | None = None) -> bool:
-    """A reader of the day's ranks wants its rank index: whether it is ready (``ready``:
-    the caller found out already). When it is not (never built: a day's index is first
-    built when it is first read; or Redis restarted empty), it is built in the background,
-    once (``rank_index.claim_rebuild``), and SQL answers meanwhile. Called by the views
-    that read ranks: the selectors only read."""
+    """The day's rank index is wanted: whether it is ready (``ready``: the caller found out
+    already). When it is not (a new day's, or Redis restarted empty), it is built in the
+    background, once (``rank_index.claim_rebuild``), and SQL answers readers meanwhile.
+    Called by the beat (``rank_indexes_kept``): a reader, a GET, never writes nor enqueues."""
     if ready is None:
         ready = rank_index.is_ready(challenge_id)
     if not ready and rank_index.available() and rank_index.claim_rebuild(challenge_id):
@@ -310,14 +329,3 @@ def group_decide(*, challenge_id: int, attempt_ids: list[int], decision: str, by
             continue
         done += 1
     return done
-
-
-def result_rank_read(result: Result) -> int | None:
-    """A result's rank for a reader outside the leaderboard (the attempt's view, through
-    challenges.hooks): selectors.result_rank, and when the day's rank index is not ready
-    (a Redis restarted empty, say) it is wanted, as by every reader of the day's ranks:
-    players polling their finished game bring the index back, not only the board's."""
-    ready = None
-    if result.indexed and result.ranked and not result.disqualified and not result.held:
-        ready = rank_index_wanted(challenge_id=result.challenge_id)
-    return selectors.result_rank(result, index_ready=ready)

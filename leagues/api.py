@@ -92,7 +92,7 @@ class LeagueBoard(serializers.Serializer):
     )
     indexed = serializers.BooleanField(
         help_text="Whether the global ranks came from the day's rank index (else counted in the database, "
-        "while the index is built)."
+        "until the beat has built the index)."
     )
 
 
@@ -345,7 +345,7 @@ class LeagueBoardView(APIView):
     def get(self, request, league_id: int, date: str):
         player = current_player(request)
         day = _parsed(selectors.parse_day, date, league_id, player)
-        return _private(Response(services.board_read(selectors.day_board(league_id, day, member=player))))
+        return _private(Response(selectors.day_board(league_id, day, member=player)))
 
 
 class LeagueWeekView(APIView):

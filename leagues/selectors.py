@@ -439,12 +439,9 @@ def day_board(league_id: int, day: dt.date, *, member: Player | None) -> dict[st
         {"player_id": pid, "name": shown_name(name, pid)}
         for pid, name, *_ in sorted((row for row in rows if row[2] is None), key=_by_name)
     ]
-    # ``indexed`` False: the global ranks were counted in SQL, and the view asks for the
-    # day's rank index (leaderboard.services.rank_index_wanted): a selector only reads.
-    board = {"date": day.isoformat(), "entries": entries, "not_played": waiting, "indexed": indexed}
-    if not indexed:
-        board["challenge_id"] = played[0][6]
-    return board
+    # ``indexed`` False: the global ranks were counted in SQL (the day's rank index is not
+    # built: the beat builds it, leaderboard.services.rank_indexes_kept).
+    return {"date": day.isoformat(), "entries": entries, "not_played": waiting, "indexed": indexed}
 
 
 def week_standings(league_id: int, monday: dt.date, *, member: Player | None) -> dict[str, Any]:

@@ -23,7 +23,6 @@ from challenges import names
 from challenges.accounts import normal_code
 from challenges.models import Player
 from games.rules.base import DomainError
-from leaderboard.services import rank_index_wanted
 
 from .models import League, Membership
 
@@ -261,13 +260,3 @@ def player_leagues_delete(player: Player) -> None:
     # A league whose owner left it some other way (none should): it passes on too.
     for league in League.objects.select_for_update().filter(owner=player):
         _depart(league, player.pk)
-
-
-def board_read(board: dict[str, Any]) -> dict[str, Any]:
-    """A league's day board as read (selectors.day_board): when its global ranks were
-    counted in SQL, the day's rank index is wanted, as any reader of the day's ranks wants
-    it (built once in the background; the next reads take one round trip)."""
-    challenge_id = board.pop("challenge_id", None)
-    if challenge_id is not None:
-        rank_index_wanted(challenge_id=challenge_id, ready=False)
-    return board

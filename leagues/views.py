@@ -14,7 +14,7 @@ from challenges import days
 from challenges.accounts import normal_code
 from challenges.auth import current_player
 
-from . import selectors, services
+from . import selectors
 from .services import MAX_LEAGUES, MAX_MEMBERS
 
 
@@ -62,7 +62,7 @@ def league(request, league_id: int):
                 "today": today,
                 "first_day": settings.FIRST_DAY,
                 "day": day,
-                "board": services.board_read(selectors.day_board(found.pk, day, member=player)),
+                "board": selectors.day_board(found.pk, day, member=player),
                 "previous_day": day - dt.timedelta(days=1) if day > settings.FIRST_DAY else None,
                 "next_day": day + dt.timedelta(days=1) if day < today else None,
                 "week": week,

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.servers import free_port
+from harness.servers import free_port
 
 
 class AsgiLiveServer:

@@ -10,13 +10,9 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.servers import CeleryWorker, RedisServer, free_port  # noqa: F401  (free_port: imported from here by tests)
+from harness.servers import CeleryWorker, RedisServer, free_port  # noqa: F401  (free_port: imported from here by tests)
 
 ROOT = Path(__file__).resolve().parent.parent
-# The published spec and vectors; the repository keeps its own copies (docs/rules.md,
-# tests/vectors/), which tests/games/test_conformance.py compares with these when present.
-SHARED = ROOT.parent / "shared"
-VECTORS = ROOT / "tests" / "vectors"
 
 
 def _patient_hot_path() -> float:
@@ -188,7 +184,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
 
     # What earlier tests queued goes (the session's own server, asserted), but not the
     # channel layer's keys ("ws:"): the live server's listener joined its group once, and a
-    # flush would leave it deaf to log-outs until it joins again (challenges/consumers.py).
+    # flush would leave it deaf to log-outs until it joins again (challenges/sockets.py).
     client = redis.Redis.from_url(session_redis_url())
     stale = [key for key in client.scan_iter(count=1000) if not key.startswith(b"ws:")]
     if stale:
@@ -209,6 +205,21 @@ def own_redis():
     server.start()
     yield server
     server.kill()
+
+
+@pytest.fixture(autouse=True)
+def _rate_windows_closed():
+    """Each test starts with no rate-limit window open in this process. Without Redis the
+    counters live in this process's memory (LocMemCache, or config/rates.py's fallback) for
+    the whole session, and under SQLite a test's rolled-back rows hand their ids out again:
+    the previous test's user 1 had spent the asks of this test's user 1."""
+    from django.core.cache import cache
+
+    from config import rates
+
+    if "RedisCache" not in settings.CACHES["default"]["BACKEND"]:
+        cache.clear()
+    rates._HERE.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -207,6 +207,7 @@ def test_reading_a_day_nobody_opened_stores_nothing(client):
         (json.dumps({"rank": "A", "move": "0"}).encode(), 400, "wrong_type"),
         (json.dumps({"rank": "A", "move": True}).encode(), 400, "wrong_type"),
         (json.dumps({"rank": "A"}).encode(), 400, "missing_field"),
+        (json.dumps({"rank": "A", "move": 0, "score": 1780}).encode(), 400, "unknown_field"),  # as the socket
         (json.dumps({"rank": "A", "move": 5}).encode(), 409, "stale_move"),
         (json.dumps({"rank": "A" * 40000, "move": 0}).encode(), 413, "too_large"),
     ],

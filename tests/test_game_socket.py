@@ -11,12 +11,13 @@ import threading
 import pytest
 from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
+from channels.layers import InMemoryChannelLayer
 from django.conf import settings
 from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from challenges import consumers, days, services
+from challenges import days, services, sockets
 from challenges.models import Attempt, DailyChallenge, Player
 from config.asgi import application
 from games.rules.peche import ENGINE
@@ -421,8 +422,8 @@ def test_a_log_out_closes_the_sockets_while_another_event_loop_of_the_process_li
     thread = threading.Thread(target=other.run_forever, daemon=True)
     thread.start()
     try:
-        closes = asyncio.run_coroutine_threadsafe(consumers.Closes.of_loop(), other).result(15)
-        if closes is None or isinstance(closes.layer, consumers.InMemoryChannelLayer):
+        closes = asyncio.run_coroutine_threadsafe(sockets.Closes.of_loop(), other).result(15)
+        if closes is None or isinstance(closes.layer, InMemoryChannelLayer):
             pytest.skip("the fault is the Redis layer's: run with REDIS_URL (.ci/run)")
         wait_for(lambda: getattr(closes.layer, "receive_count", 0) > 0, timeout=15, interval=0.05)
         assert closes.layer.receive_count == 1, "the other loop's listener is receiving"
@@ -438,13 +439,13 @@ def test_a_log_out_closes_the_sockets_after_redis_forgot_the_listener(monkeypatc
         pytest.skip("the layer is in memory without REDIS_URL")
     import redis.asyncio
 
-    monkeypatch.setattr(consumers, "REJOIN_SECONDS", 0.3)
+    monkeypatch.setattr(sockets, "REJOIN_SECONDS", 0.3)
     group = f"ws::group:{services.SOCKETS_GROUP}"  # channels_redis's key: its prefix, ":group:", the name
 
     async def forget_the_listener():
         # This loop's listener only: another loop of the process (the browser tests' live
         # server) keeps its place.
-        channel = consumers._closes[asyncio.get_running_loop()].channel
+        channel = sockets._closes[asyncio.get_running_loop()].channel
         client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
         assert await client.zscore(group, channel) is not None, "the listener had joined"
         await client.zrem(group, channel)

@@ -109,7 +109,7 @@ WIRING = {"config/urls.py", "config/wsgi.py", "config/asgi.py", "config/celery_a
 FUNCTION_IMPORTS_ALLOWED = {
     # AppConfig.ready: Django's place for imports that need the apps' models loaded.
     ("challenges/apps.py", "ready"): {"django.conf", "django.core.exceptions", "config.throttling", "tasks", "auth"},
-    ("leaderboard/apps.py", "ready"): {"services", "tasks"},
+    ("leaderboard/apps.py", "ready"): {"selectors", "services", "tasks"},
     ("casual/apps.py", "ready"): {"accounts"},
     ("leagues/apps.py", "ready"): {"services"},
 }
@@ -210,6 +210,28 @@ def _upward(layer: str) -> list[str]:
 @pytest.mark.parametrize("layer", sorted(ABOVE))
 def test_a_layer_imports_nothing_from_the_layers_above(layer):
     assert not _upward(layer)
+
+
+# The fair-play tests still read the detector's benchmark (bench/fairplay.py): being moved.
+BENCH_IMPORTED_BY_TESTS = {
+    "tests/test_fairplay_review.py",
+    "tests/games/test_fairplay.py",
+    "tests/games/test_fairplay_quiet.py",
+}
+
+
+def test_tests_and_bench_do_not_import_each_other():
+    """What both need (servers, simulated players, figures) lives in harness/, which imports
+    neither: a benchmark never depends on a test's code, nor a test on a benchmark's."""
+    crossing = [
+        f"{rel}: {name}"
+        for folder, other in (("tests", "bench"), ("bench", "tests"), ("harness", "tests"), ("harness", "bench"))
+        for p in sorted((ROOT / folder).rglob("*.py"))
+        if (rel := str(p.relative_to(ROOT))) not in BENCH_IMPORTED_BY_TESTS
+        for name in _imports(p)
+        if name.split(".")[0] == other
+    ]
+    assert not crossing
 
 
 def test_the_upward_imports_that_were_removed_stay_removed():
@@ -324,7 +346,7 @@ def _selector_writes(path: Path) -> list[str]:
 @pytest.mark.parametrize("path", SELECTORS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_selectors_only_read(path):
     """No task: a read that wants something done says so to its caller (e.g. a leaderboard
-    page answered by SQL: ``indexed``, and the view asks services.rank_index_wanted)."""
+    page answered by SQL says ``indexed``: false; the beat builds the day's index)."""
     assert not _selector_writes(path)
 
 

@@ -20,8 +20,8 @@ from django.test import RequestFactory, override_settings
 from rest_framework.throttling import BaseThrottle
 
 from config.security import TrustedProxyMiddleware
+from harness.servers import stop_stack
 from tests.conftest import ROOT, wait_for
-from tests.servers import stop_stack
 from tests.test_ops_health import free_port
 
 STACK = str(ROOT / "scripts" / "stack")
@@ -70,7 +70,7 @@ def web_stack(tmp_path):
 
 def slow_clients(port: int, count: int, seconds: float) -> threading.Event:
     """``count`` connections that send a request's first line and then a header byte every
-    half second for ``seconds``, never finishing their headers (issue 14's attack)."""
+    half second for ``seconds``, never finishing their headers (slowloris)."""
     connected = threading.Barrier(count + 1)
     done = threading.Event()
 
@@ -132,7 +132,7 @@ def test_slow_clients_hold_no_worker_behind_the_proxy(web_stack):
 
 
 def test_without_the_proxy_two_slow_clients_stop_the_site(web_stack):
-    """What issue 14 found, kept as the reason for the proxy: gunicorn alone, 2 workers."""
+    """What slow clients do to gunicorn alone (2 workers), kept as the reason for the proxy."""
     port, run = web_stack(proxy=False)
     clients = slow_clients(port, count=2, seconds=WORKER_TIMEOUT * 3)
     assert healthz(port, timeout=2) == 0  # both workers are stuck reading headers
@@ -213,7 +213,7 @@ def name_of(size: int) -> bytes:
 @needs_nginx
 @pytest.mark.parametrize("proxy", [True, False], ids=["nginx", "gunicorn"])
 def test_one_answer_for_big_and_chunked_bodies(web_stack, proxy):
-    """Issue 27: 16-256 KiB bodies got a 413 whose JSON was cut short (gunicorn answered
+    """Once 16-256 KiB bodies got a 413 whose JSON was cut short (gunicorn answered
     before reading them and the reset took the answer), nginx answered larger ones with an
     HTML page, and a chunked body got in through nginx though gunicorn alone (and the API
     docs) said 411. Now, with the proxy and without it: 413 with the JSON error at every

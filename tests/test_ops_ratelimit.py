@@ -143,7 +143,7 @@ def dead_store():
 @pytest.mark.django_db
 def test_an_unreachable_store_still_limits_signups_and_logins(client_ip, player_factory):
     """Redis down must not mean unlimited sign-ups and password guesses: each process
-    counts in its own memory meanwhile (issue 14)."""
+    counts in its own memory meanwhile."""
     player_factory("Guarded Name")
     api = APIClient(REMOTE_ADDR=client_ip)
     with override_settings(CACHES=dead_store(), RATE_LIMITS={"players": "1/hour", "logins": "2/hour"}):
@@ -241,7 +241,7 @@ def round_robin_guesses(addresses, tries, attempt):
 
 
 def test_guessers_on_three_addresses_do_not_lock_the_staff_out(admin_user, caplog):
-    """Issue 27: ~30 wrong passwords for the staff account from 3 addresses locked it for an
+    """Once ~30 wrong passwords for the staff account from 3 addresses locked it for an
     hour, from everywhere. 36 here, with the default limits: the guessing addresses are refused,
     the right password from a 4th address gets in, and the burst is logged with the
     addresses."""

@@ -14,8 +14,8 @@ import urllib.request
 import pytest
 from django.conf import settings
 
+from harness.servers import stop_stack
 from tests.conftest import ROOT, fresh_session_redis, wait_for, worker_env
-from tests.servers import stop_stack
 from tests.test_ops_health import free_port
 from tests.test_ops_ratelimit import http_request
 
@@ -87,7 +87,7 @@ def test_stack_starts_serves_verifies_and_stops(stack):
     # The play-path benchmark's players play against it (briefly; its numbers are no test).
     from concurrent.futures import ThreadPoolExecutor
 
-    from bench.play_load import run, run_loop
+    from harness.players import run, run_loop
 
     # Its own thread: a browser test earlier in the session may leave this thread's loop running.
     with ThreadPoolExecutor(1) as pool:
@@ -116,7 +116,7 @@ def test_stack_starts_serves_verifies_and_stops(stack):
 
 
 def test_two_web_instances_share_the_proxy_and_either_serves_alone(stack):
-    """Scale-out on one machine (issue 20): STACK_WEB_INSTANCES=2 puts two gunicorn masters
+    """Scale-out on one machine: STACK_WEB_INSTANCES=2 puts two gunicorn masters
     behind the one nginx, STACK_WORKER_INSTANCES=2 starts two worker processes."""
     stack.env.update(STACK_WEB_INSTANCES="2", STACK_WORKER_INSTANCES="2", WEB_CONCURRENCY="1")
     started = stack("start")

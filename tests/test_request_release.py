@@ -1,7 +1,7 @@
 """An answered request's objects are freed as soon as the server lets go of them, not left in
 cycles for Python's collector, whose pauses then land on later requests
 (config.middleware.ReleaseRequestMiddleware). Requests are made as a WSGI server makes them
-(bench.wsgi_client): Django's test client keeps cycles of its own around each response.
+(harness.wsgi_client): Django's test client keeps cycles of its own around each response.
 A page still leaves its request to the collector: Django's template context and its dicts
 hold each other, and the request."""
 
@@ -12,7 +12,7 @@ import gc
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
 
-from bench.wsgi_client import Client
+from harness.wsgi_client import Client
 from tests.conftest import new_player
 from tests.test_leagues_api import create
 

@@ -39,7 +39,6 @@ import argparse
 import datetime as dt
 import random
 import re
-import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -48,6 +47,7 @@ import psycopg
 
 from bench.pgdb import PG
 from bench.provenance import commit, cpu, load_average
+from harness import stats
 
 DATABASE = "bench_partition"
 LAYOUTS = ("plain", "by_day", "by_id")
@@ -219,10 +219,7 @@ def load(conn: psycopg.Connection, days: int, per_day: int) -> float:
 
 
 def percentiles(samples: Sequence[float]) -> str:
-    ordered = sorted(samples)
-    p50 = statistics.median(ordered) * 1000
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
-    return f"{p50:.3f} / {p99:.3f}"
+    return "{:.3f} / {:.3f}".format(*stats.percentiles(samples))
 
 
 Run = tuple[str, Sequence, Callable[[psycopg.Cursor], None]]

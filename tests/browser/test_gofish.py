@@ -473,7 +473,7 @@ def ask_first_rank(page):
     ],
 )
 def test_a_whole_game_at_the_table_moves_no_control(new_page, viewport, locale):
-    """Issues 18 and 29: a full game at each size, the table checked against the server
+    """A full game at each size, the table checked against the server
     after every turn (the backs count each hand, the books are laid, the pond shrinks as
     its pile thins), the page recording on every change where the controls are."""
     page = open_gofish(new_page, locale=locale, viewport=viewport)
@@ -539,7 +539,7 @@ def test_the_setup_refuses_six_hands_of_26_beside_the_field_without_a_request(ne
 
 
 def labels_beside_fields(page) -> bool:
-    """Each field of the setup on its label's line, at most 40 px after it (issue 29: it was
+    """Each field of the setup on its label's line, at most 40 px after it (it was once
     ~700 px on a desktop), within the screen."""
     for field in ("gf-players", "gf-hand-size"):
         label = page.locator(f"label[for='{field}']").bounding_box()

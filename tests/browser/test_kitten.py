@@ -485,7 +485,7 @@ SHORT_GAME_SEED = "kt2121"  # first="player": over after 29 flips, the table rea
     "viewport", [{"width": 390, "height": 844}, {"width": 844, "height": 390}, {"width": 1280, "height": 800}]
 )
 def test_a_whole_game_on_auto_moves_no_control_and_wraps_no_card(new_page, viewport):
-    """Issue 18's "done when": a full game at each viewport. The page itself records, on
+    """A full game at each viewport. The page itself records, on
     every change of the table and every animation frame until the game is over, where each
     control is and how many lines each card label takes."""
     page = open_kitten(new_page, "fr-FR", timing={**FAST, "flip": 60, "slide": 60}, viewport=viewport)
@@ -521,7 +521,7 @@ def test_a_whole_game_on_auto_moves_no_control_and_wraps_no_card(new_page, viewp
     assert no_horizontal_scroll(page)
 
 
-# --- issue 29: the first click, Replay, See result's words, the pace "instant", axe
+# --- the first click, Replay, See result's words, the pace "instant", axe
 
 DEALING_SLOWLY = {**FAST, "deal": 4000}  # the deal lasts long enough to click into
 

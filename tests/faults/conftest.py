@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 import pytest
 from django.conf import settings
 
+from harness.servers import PostgresCluster, stop_stack
 from tests.conftest import ROOT, free_port
-from tests.servers import PostgresCluster, stop_stack
 
 
 class Stack:
@@ -104,7 +104,7 @@ def stack_factory(tmp_path, django_db_setup):
 
 @pytest.fixture
 def own_postgres():
-    """A Postgres cluster of the test's own (tests/servers.py), with a database `own`
+    """A Postgres cluster of the test's own (harness/servers.py), with a database `own`
     migrated and holding today's challenge; the test may stop and start it. The machine's
     cluster, which may hold anything, is never stopped."""
     if not settings.REDIS_URL or "postgresql" not in settings.DATABASES["default"]["ENGINE"]:

@@ -1,7 +1,7 @@
 """Faults on the full stack (gunicorn + worker + beat): Redis stopped for 30 s while 100
 players finish their games; Postgres restarted mid-load. Nothing lost, nothing duplicated,
 no 5xx on the play path except clean 503s while the database itself is down. The servers
-broken are the tests' own (tests/servers.py), never the machine's."""
+broken are the tests' own (harness/servers.py), never the machine's."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Faults under games played over the game's WebSocket (``/ws/attempts/<id>``: uvicorn
 behind nginx, scripts/stack): Redis down for 30 s, Postgres restarted, a client that opens
-1,000 sockets, a frame of 1 MB. The servers broken are the tests' own (tests/servers.py).
+1,000 sockets, a frame of 1 MB. The servers broken are the tests' own (harness/servers.py).
 
 Each player is an API client (its token) playing today's game over its socket, one ask at
 a time, and keeps a ledger: the asks the server acknowledged, plus any it stored without
@@ -36,7 +36,7 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 # What a socket that cannot be opened, or breaks under an ask, raises at the client.
 CUT = (OSError, TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake)
-REDIS_DOWN_SECONDS = 30  # the issue's figure
+REDIS_DOWN_SECONDS = 30  # what the socket must ride out (docs/reliability.md)
 POSTGRES_DOWN_SECONDS = 5
 BOUND = 300  # seconds any one scenario may take before it fails
 
@@ -222,7 +222,7 @@ def database_of(stack) -> str:
 class Background:
     """An event loop on a thread of its own, for the players' sockets, while the test's
     thread breaks and restarts servers: a server started from a short-lived thread would
-    die with it (tests/servers.py's children get SIGTERM when the thread that started
+    die with it (harness/servers.py's children get SIGTERM when the thread that started
     them ends)."""
 
     def __enter__(self) -> Background:

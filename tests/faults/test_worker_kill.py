@@ -20,11 +20,11 @@ from django.db import connection
 from django.db.models import Min
 from django.utils import timezone
 
-from bench.fixtures import finished_attempts
 from challenges import days, services
 from challenges.models import Attempt
 from challenges.services import VERIFY_PENDING
 from config.redis_client import redis_client
+from harness.fixtures import finished_attempts
 from leaderboard import rank_index, selectors
 from leaderboard.models import Result
 from leaderboard.services import rebuild_index
