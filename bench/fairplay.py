@@ -31,8 +31,8 @@ from games import fairplay
 from games.fairplay import players
 from games.rules.cards import shuffled_deck
 from games.rules.peche import ENGINE
+from harness.stats import wilson
 
-Z95 = 1.959964
 WEEK = 5
 AIMS = {  # the share of honest games and weeks flagged, at most; of cheaters', at least
     "honest game": 0.005,
@@ -40,15 +40,6 @@ AIMS = {  # the share of honest games and weeks flagged, at most; of cheaters', 
     "full knowledge game": 0.99,
     "peek 70 % week": 0.90,
 }
-
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """95 % Wilson score interval for a binomial proportion (n > 0)."""
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _type(job: tuple[str, int, int]) -> dict:
