@@ -30,8 +30,10 @@ holds one card a rank), so the posterior is kept exactly as a weight for each po
   it leaves (the honest panel's figure centred at 0).
 
 Deterministic (no sampling), standard library only; a set's weight is a float renormalised
-when it leaves the range of floats. At most C(13, 6) = 1,716 sets; a game's posterior costs
-a few milliseconds (docs/fairplay.md).
+when it leaves the range of floats. The ranks no fact has named yet are alike, so the sets
+that differ only in which of them they hold are kept as one entry (``Posterior``): the
+same posterior (tests/games/test_fairplay.py compares it with the plain set-by-set one), a
+fraction of the entries (docs/fairplay.md gives its cost).
 """
 
 from __future__ import annotations
@@ -54,39 +56,62 @@ def mask_of(ranks: Iterable[str]) -> int:
 class Posterior(Observer):
     """The posterior over the opponent's hand, kept by the loop's hooks (a peche.Observer).
 
-    ``belief``: {set of ranks as a mask: weight}; ``unseen[r]``: the copies of r the player
-    has not seen (in the opponent's hand or the lake). Only public facts reach it: the rank
-    of a card the opponent drew is read only when it paired (the pair is on the table).
+    ``belief``: {(the ranks of the hand that facts have named, as a mask; how many ranks it
+    holds of the ``free`` ones): weight}. A rank no fact has named yet (no card of it seen,
+    asked for, chosen or paired) is ``free``: the free ranks are alike in everything the
+    table showed, so the sets that differ only in which free ranks they hold are one entry,
+    its weight their sum (each holds an equal share). A fact that names a free rank splits
+    the entries first (``_name``). Early in a game, when nearly every set is still made of
+    free ranks, this keeps dozens of entries instead of the 1,287 sets of five ranks.
+    ``unseen[r]``: the copies of r the player has not seen (in the opponent's hand or the
+    lake); 4 for a free rank. Only public facts reach it: the rank of a card the opponent
+    drew is read only when it paired (the pair is on the table).
     """
 
-    __slots__ = ("belief", "unseen")
+    __slots__ = ("belief", "unseen", "free")
 
     def __init__(self) -> None:
-        self.belief: dict[int, float] = {0: 1.0}
+        self.belief: dict[tuple[int, int], float] = {(0, 0): 1.0}
         self.unseen = [4] * _R
+        self.free = (1 << _R) - 1
+
+    def _name(self, mask: int) -> None:
+        """Make the free ranks of ``mask`` named ones: an entry holding k of the n free
+        ranks holds a given one with chance k/n."""
+        free = self.free & mask
+        while free:
+            bit = free & -free
+            free ^= bit
+            n = self.free.bit_count()
+            split: dict[tuple[int, int], float] = {}
+            get = split.get
+            for (held, k), w in self.belief.items():
+                if k:
+                    key = (held | bit, k - 1)
+                    split[key] = get(key, 0.0) + w * k / n
+                if k < n:
+                    key = (held, k)
+                    split[key] = get(key, 0.0) + w * (n - k) / n
+            self.belief = split
+            self.free ^= bit
 
     # --- reading ---------------------------------------------------------------------
 
     def chances(self, ranks: Iterable[str]) -> tuple[float, ...]:
         """For each of ``ranks``, the chance that the opponent holds one."""
-        bits = [1 << RANK_INDEX[r] for r in ranks]
-        sums = [0.0] * len(bits)
-        total = 0.0
-        for held, w in self.belief.items():
-            total += w
-            for j, bit in enumerate(bits):
-                if held & bit:
-                    sums[j] += w
-        return tuple(s / total for s in sums)
+        ranks = list(ranks)
+        self._name(mask_of(ranks))
+        return self.weigh(ranks)[0]
 
     def weigh(self, ranks: Iterable[str]) -> tuple[tuple[float, ...], float]:
         """What the detector reads at an ask, in one pass over the sets: ``chances(ranks)``,
         and the chance that the opponent holds at least one of ``ranks``."""
         bits = [1 << RANK_INDEX[r] for r in ranks]
         mask = sum(bits)
+        self._name(mask)  # the player's ranks are named already (it saw them)
         sums = [0.0] * len(bits)
         total = hit = 0.0
-        for held, w in self.belief.items():
+        for (held, _), w in self.belief.items():
             total += w
             mine = held & mask
             if not mine:
@@ -97,12 +122,12 @@ class Posterior(Observer):
                     sums[j] += w
         return tuple(x / total for x in sums), hit / total
 
-    def _keep(self, belief: dict[int, float]) -> None:
+    def _keep(self, belief: dict[tuple[int, int], float]) -> None:
         total = sum(belief.values())
         if not total:  # no deal agrees with the table: a bug in a fact, never a game
             raise AssertionError("no deal is consistent with the table")
         if total < 1e-200 or total > 1e200:
-            belief = {held: w / total for held, w in belief.items()}
+            belief = {key: w / total for key, w in belief.items()}
         self.belief = belief
 
     # --- the loop's hooks: public facts only ------------------------------------------
@@ -111,32 +136,46 @@ class Posterior(Observer):
         known = state.knowledge.known
         bit = 1 << RANK_INDEX[rank]
         known_mask = mask_of(known)
+        self._name(bit | known_mask)
         if rank in known:
             # The first rank of ``known`` in its hand: one of those it holds, r among them.
-            self._keep({h: w / (h & known_mask).bit_count() for h, w in self.belief.items() if h & bit})
+            self._keep({(h, k): w / (h & known_mask).bit_count() for (h, k), w in self.belief.items() if h & bit})
             return
         n, d = opponent_miss(state, rank)
-        higher = known_mask  # ranks it cannot hold, having chosen ``rank``
+        higher = known_mask  # named ranks it cannot hold, having chosen ``rank``
         tied = 0
         pairs_by_rank = state.pairs_by_rank
+        free = self.free
         for q in RANKS:
-            if q in known or pairs_by_rank[q] == 2:
+            b = 1 << RANK_INDEX[q]
+            if q in known or pairs_by_rank[q] == 2 or free & b:
                 continue
             n2, d2 = opponent_miss(state, q)
             if n2 * d < n * d2:  # a strictly higher chance
-                higher |= 1 << RANK_INDEX[q]
+                higher |= b
             elif n2 * d == n * d2:
-                tied |= 1 << RANK_INDEX[q]
-        self._keep({h: w / (h & tied).bit_count() for h, w in self.belief.items() if h & bit and not h & higher})
+                tied |= b
+        free_higher = free_tied = False
+        if free:  # the free ranks share one chance: no fact has told them apart
+            n2, d2 = opponent_miss(state, RANKS[(free & -free).bit_length() - 1])
+            free_higher, free_tied = n2 * d < n * d2, n2 * d == n * d2
+        self._keep(
+            {
+                (h, k): w / ((h & tied).bit_count() + (k if free_tied else 0))
+                for (h, k), w in self.belief.items()
+                if h & bit and not h & higher and not (k and free_higher)
+            }
+        )
 
     def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
         r = RANK_INDEX[rank]
         bit = 1 << r
+        self._name(bit)
         if seat == PLAYER:
             held = given is not None
-            self._keep({h: w for h, w in self.belief.items() if bool(h & bit) == held})
+            self._keep({key: w for key, w in self.belief.items() if bool(key[0] & bit) == held})
         if given is not None:  # the opponent's card leaves its hand, face up
-            self.belief = {h ^ bit: w for h, w in self.belief.items()}
+            self.belief = {(h ^ bit, k): w for (h, k), w in self.belief.items()}
             self.unseen[r] -= 1
 
     def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
@@ -146,22 +185,31 @@ class Posterior(Observer):
         if seat == PLAYER:  # the player sees the card: it was in the lake
             r = RANK_INDEX[RANK_OF[card]]
             bit = 1 << r
+            self._name(bit)
             c = unseen[r]
-            self._keep({h: w * (c - 1 if h & bit else c) for h, w in self.belief.items() if c - (h >> r & 1) > 0})
+            self._keep(
+                {(h, k): w * (c - 1 if h & bit else c) for (h, k), w in self.belief.items() if c - (h >> r & 1) > 0}
+            )
             unseen[r] = c - 1
         elif paired:  # the opponent drew an r and laid the pair: it held the other
             r = RANK_INDEX[RANK_OF[card]]
             bit = 1 << r
+            self._name(bit)
             c = unseen[r] - 1
-            self._keep({h ^ bit: w * c for h, w in self.belief.items() if h & bit})
+            self._keep({(h ^ bit, k): w * c for (h, k), w in self.belief.items() if h & bit})
             unseen[r] -= 2
         else:  # the opponent drew a card that paired with nothing: a rank it lacked
-            grown: dict[int, float] = {}
+            grown: dict[tuple[int, int], float] = {}
             get = grown.get
-            ranks = [(q, 1 << q, unseen[q]) for q in range(_R) if unseen[q]]
-            for h, w in self.belief.items():
-                for _q, bit, c in ranks:
+            free = self.free
+            n = free.bit_count()
+            named = [(1 << q, unseen[q]) for q in range(_R) if unseen[q] and not free >> q & 1]
+            for (h, k), w in self.belief.items():
+                for bit, c in named:
                     if not h & bit:
-                        g = h | bit
-                        grown[g] = get(g, 0.0) + w * c
+                        key = (h | bit, k)
+                        grown[key] = get(key, 0.0) + w * c
+                if k < n:  # one of the free ranks it lacked, 4 copies each in the lake
+                    key = (h, k + 1)
+                    grown[key] = get(key, 0.0) + w * 4 * (n - k)
             self._keep(grown)

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 
 import pytest
 
 from games import fairplay
 from games.fairplay import players
-from games.fairplay.posterior import Posterior
+from games.fairplay.posterior import Posterior, mask_of
 from games.rules import peche
 from games.rules.base import ReplayError
-from games.rules.cards import shuffled_deck
-from games.rules.peche import ENGINE, OPPONENT
+from games.rules.cards import RANK_INDEX, RANK_OF, RANKS, shuffled_deck
+from games.rules.peche import ENGINE, OPPONENT, PLAYER, Observer, PecheState, opponent_miss
 
 
 def _play(seed: str, chooser, name: str):
@@ -157,3 +158,135 @@ def test_one_replay_gives_the_result_and_the_assessment():
         fairplay.replay_assessed(seed, moves[:-1])
     partial = fairplay.assess(seed, moves[:-1], partial=True)
     assert len(partial.asks) == len(moves) - 1
+
+
+_R = len(RANKS)
+
+
+class SetBySet(Observer):
+    """The posterior kept the plain way, one weight per set of ranks: the definition the
+    lumped one (free ranks as one entry) must agree with."""
+
+    __slots__ = ("belief", "unseen")
+
+    def __init__(self) -> None:
+        self.belief: dict[int, float] = {0: 1.0}
+        self.unseen = [4] * _R
+
+    # --- reading ---------------------------------------------------------------------
+
+    def chances(self, ranks: Iterable[str]) -> tuple[float, ...]:
+        """For each of ``ranks``, the chance that the opponent holds one."""
+        bits = [1 << RANK_INDEX[r] for r in ranks]
+        sums = [0.0] * len(bits)
+        total = 0.0
+        for held, w in self.belief.items():
+            total += w
+            for j, bit in enumerate(bits):
+                if held & bit:
+                    sums[j] += w
+        return tuple(s / total for s in sums)
+
+    def weigh(self, ranks: Iterable[str]) -> tuple[tuple[float, ...], float]:
+        """What the detector reads at an ask, in one pass over the sets: ``chances(ranks)``,
+        and the chance that the opponent holds at least one of ``ranks``."""
+        bits = [1 << RANK_INDEX[r] for r in ranks]
+        mask = sum(bits)
+        sums = [0.0] * len(bits)
+        total = hit = 0.0
+        for held, w in self.belief.items():
+            total += w
+            mine = held & mask
+            if not mine:
+                continue
+            hit += w
+            for j, b in enumerate(bits):
+                if mine & b:
+                    sums[j] += w
+        return tuple(x / total for x in sums), hit / total
+
+    def _keep(self, belief: dict[int, float]) -> None:
+        total = sum(belief.values())
+        if not total:  # no deal agrees with the table: a bug in a fact, never a game
+            raise AssertionError("no deal is consistent with the table")
+        if total < 1e-200 or total > 1e200:
+            belief = {held: w / total for held, w in belief.items()}
+        self.belief = belief
+
+    # --- the loop's hooks: public facts only ------------------------------------------
+
+    def choice(self, state: PecheState, rank: str) -> None:
+        known = state.knowledge.known
+        bit = 1 << RANK_INDEX[rank]
+        known_mask = mask_of(known)
+        if rank in known:
+            # The first rank of ``known`` in its hand: one of those it holds, r among them.
+            self._keep({h: w / (h & known_mask).bit_count() for h, w in self.belief.items() if h & bit})
+            return
+        n, d = opponent_miss(state, rank)
+        higher = known_mask  # ranks it cannot hold, having chosen ``rank``
+        tied = 0
+        pairs_by_rank = state.pairs_by_rank
+        for q in RANKS:
+            if q in known or pairs_by_rank[q] == 2:
+                continue
+            n2, d2 = opponent_miss(state, q)
+            if n2 * d < n * d2:  # a strictly higher chance
+                higher |= 1 << RANK_INDEX[q]
+            elif n2 * d == n * d2:
+                tied |= 1 << RANK_INDEX[q]
+        self._keep({h: w / (h & tied).bit_count() for h, w in self.belief.items() if h & bit and not h & higher})
+
+    def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
+        r = RANK_INDEX[rank]
+        bit = 1 << r
+        if seat == PLAYER:
+            held = given is not None
+            self._keep({h: w for h, w in self.belief.items() if bool(h & bit) == held})
+        if given is not None:  # the opponent's card leaves its hand, face up
+            self.belief = {h ^ bit: w for h, w in self.belief.items()}
+            self.unseen[r] -= 1
+
+    def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
+        if not from_deck:
+            return  # a given card: the ask's (``asked``)
+        unseen = self.unseen
+        if seat == PLAYER:  # the player sees the card: it was in the lake
+            r = RANK_INDEX[RANK_OF[card]]
+            bit = 1 << r
+            c = unseen[r]
+            self._keep({h: w * (c - 1 if h & bit else c) for h, w in self.belief.items() if c - (h >> r & 1) > 0})
+            unseen[r] = c - 1
+        elif paired:  # the opponent drew an r and laid the pair: it held the other
+            r = RANK_INDEX[RANK_OF[card]]
+            bit = 1 << r
+            c = unseen[r] - 1
+            self._keep({h ^ bit: w * c for h, w in self.belief.items() if h & bit})
+            unseen[r] -= 2
+        else:  # the opponent drew a card that paired with nothing: a rank it lacked
+            grown: dict[int, float] = {}
+            get = grown.get
+            ranks = [(q, 1 << q, unseen[q]) for q in range(_R) if unseen[q]]
+            for h, w in self.belief.items():
+                for _q, bit, c in ranks:
+                    if not h & bit:
+                        g = h | bit
+                        grown[g] = get(g, 0.0) + w * c
+            self._keep(grown)
+
+
+def test_the_lumped_posterior_is_the_set_by_set_one():
+    """Free ranks kept as one entry change nothing: at every ask of 60 games, the chances
+    and the chance of any rank held agree with the plain posterior to rounding."""
+    worst = 0.0
+    for i in range(60):
+        lumped, plain = Posterior(), SetBySet()
+        both = peche.Observers(lumped, plain)
+        state = peche.deal(shuffled_deck(f"lumped-{i}"), both)
+        rng = random.Random(i)
+        while not state.over:
+            ranks = tuple(state.hands[0])
+            (a, qa), (b, qb) = lumped.weigh(ranks), plain.weigh(ranks)
+            worst = max(worst, abs(qa - qb), *(abs(x - y) for x, y in zip(a, b)))
+            peche.ask(state, rng.choice(ranks), both)
+    assert worst < 1e-9
