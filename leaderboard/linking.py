@@ -24,18 +24,41 @@ have copied finished before it did, so their asks are in the database then. The 
 bounded: the day's ranked games sharing one of its keys (each through its partial index,
 at most CROWD + 1 rows an address or network, LINKED_READ a device or burst), then those
 players' games of the day. ``manage.py fairplay --recompute`` judges a day again.
+
+**Copies of fresh lines**, whatever the addresses (throwaways on other networks, or among a
+crowd, tie nobody): a winning game is also held when it **replays or extends** a line that
+**fresh accounts** (FRESH_DAYS: fewer ranked days before this one) played first on the day,
+before it finished. Precisely, the copied line E is another player's game of the day with
+- E's asks, all of them, are the first asks of the copy (a finished E: the copy is E; an
+  unfinished one: the copy goes on from where E stopped);
+- E holds at least COPY_MIN_CHOICES choices (a short common start proves nothing: every
+  honest player of one habit shares it);
+- E's player is fresh, and no established player's game done before E began with E's asks
+  (the line is the fresh accounts' own; a long-established player's line replayed by an
+  established player is nobody's copy);
+- E is not the start of a line that a simple deterministic habit plays on the deal
+  (``habit_lines``): two honest players of one habit play one line, and the earlier of
+  them may be a newcomer.
+No score is compared: a better game of the fresh accounts does not clear the copy. The read
+is one query on the copy's first asks (the day's ranked games that begin as it does, up to
+its COPY_MIN_CHOICES-th choice), then those players' ranked days before it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from django.db.models import Count
+
 from challenges.models import Attempt, SignUp
+from games.rules import fairplay
 from games.rules.base import GameError
+from games.rules.cards import RANK_INDEX
 from games.rules.peche import ENGINE, PLAYER
 
 CROWD = 30
@@ -43,6 +66,11 @@ EXPLORED_MIN_LINES = 2
 COPY_MIN_CHOICES = 8
 WON = 1000
 LINKED_READ = 200
+# Fewer ranked days than this before the day: a fresh account (a throwaway, or a newcomer).
+FRESH_DAYS = 3
+# The games read that begin as a copy does: a cheater would need this many accounts of
+# the day, each playing that start, to push its throwaway's line out of the read.
+COPY_READ = 500
 KEYS = (("address", "client_key"), ("network", "network_key"), ("device", "browser_key"))
 
 
@@ -117,6 +145,7 @@ def judge(seed: str, late: Line, earlier: list[Line], ties: dict[int, set[str]])
         if score is not None and score > late.score:
             return None
     return {
+        "rule": "ties",
         "copied": copied.attempt_id,
         "shared_asks": asks,
         "shared_choices": chosen,
@@ -126,6 +155,149 @@ def judge(seed: str, late: Line, earlier: list[Line], ties: dict[int, set[str]])
         "earlier": sorted(line.attempt_id for line in earlier),
         "ties": sorted(ties.get(copied.player_id, ())),
     }
+
+
+# --- copies of fresh accounts' lines (whatever the ties) ---------------------------------
+
+
+def _habit(order: Callable[[Sequence[str]], list[str]], *, memory: bool, inferred: bool = True):
+    """A deterministic table-only player: with ``memory``, a rank the opponent is known to
+    hold, else the likeliest (the first of ``order`` on a tie); without, always the first
+    of ``order``."""
+
+    def choose(game: fairplay.WatchedGame) -> str:
+        ranks = order(game.ranks())
+        if not memory:
+            return ranks[0]
+        known = game.knowledge.known
+        for rank in ranks:
+            if rank in known:
+                return rank
+        chances = game.chances(ranks, inferred=inferred)
+        top = max(chances)
+        return next(rank for rank, chance in zip(ranks, chances) if chance >= top - 1e-12)
+
+    return choose
+
+
+# The hand as the table shows it (the order the cards came in), and by rank.
+ORDERS: dict[str, Callable[[Sequence[str]], list[str]]] = {
+    "leftmost": list,
+    "rightmost": lambda ranks: list(reversed(ranks)),
+    "lowest": lambda ranks: sorted(ranks, key=RANK_INDEX.__getitem__),
+    "highest": lambda ranks: sorted(ranks, key=RANK_INDEX.__getitem__, reverse=True),
+}
+# Habits that honest players share and that reach one line on a deal, whoever plays them:
+# always one end of the hand; perfect memory with a fixed tie-break; the opponent's own
+# rule mirrored. Copying one of their lines gains nothing anyone could not play.
+HABITS: dict[str, Callable[[fairplay.WatchedGame], str]] = {
+    **{f"always the {name}": _habit(order, memory=False) for name, order in ORDERS.items()},
+    **{f"memory, else likeliest, ties {name}": _habit(order, memory=True) for name, order in ORDERS.items()},
+    "the opponent's rule mirrored": _habit(list, memory=True, inferred=False),
+}
+
+
+@lru_cache(maxsize=8)
+def habit_lines(seed: str) -> frozenset[tuple[str, ...]]:
+    """The line each of HABITS plays on the deal."""
+    lines = set()
+    for choose in HABITS.values():
+        game = fairplay.WatchedGame(list(ENGINE.new(seed=seed).deck))
+        moves: list[str] = []
+        while not game.over:
+            moves.append(choose(game))
+            game.ask(moves[-1])
+        lines.add(tuple(moves))
+    return frozenset(lines)
+
+
+def habit_start(line: tuple[str, ...], habits: Iterable[tuple[str, ...]]) -> bool:
+    """Whether ``line`` is a habit's line or the start of one."""
+    return any(habit[: len(line)] == line for habit in habits)
+
+
+def fresh_players(day: dt.date, player_ids: Iterable[int]) -> set[int]:
+    """Those of ``player_ids`` with fewer than FRESH_DAYS ranked days before ``day`` (a
+    disqualified day does not count)."""
+    ids = set(player_ids)
+    days = dict(
+        Attempt.objects.filter(player_id__in=ids, ranked=True, challenge__date__lt=day, result__disqualified=False)
+        .values("player_id")
+        .annotate(days=Count("pk"))
+        .values_list("player_id", "days")
+    )
+    return {player_id for player_id in ids if days.get(player_id, 0) < FRESH_DAYS}
+
+
+def judge_fresh(
+    seed: str, late: Line, earlier: list[Line], fresh: set[int], choices: list[bool] | None = None
+) -> dict[str, Any] | None:
+    """The evidence that ``late`` replays or extends a line that fresh accounts played
+    first (the module's docstring), or None. ``earlier``: games of the day done before
+    ``late`` (at least every one that begins as it does); ``fresh``: their fresh players."""
+    choices = choices_along(seed, late.moves) if choices is None else choices
+    habits = habit_lines(seed)
+    if habit_start(late.moves, habits):
+        return None
+    earlier = [line for line in earlier if line.player_id != late.player_id and line.done_at < late.done_at]
+    found: Line | None = None
+    for line in earlier:
+        n = len(line.moves)
+        if (
+            line.player_id not in fresh
+            or late.moves[:n] != line.moves
+            or sum(choices[:n]) < COPY_MIN_CHOICES
+            or habit_start(line.moves, habits)
+            or (found is not None and (len(found.moves), found.done_at) >= (n, line.done_at))
+        ):
+            continue
+        # First played by an established player: the line is theirs, not the fresh accounts'.
+        if any(o.player_id not in fresh and o.done_at < line.done_at and o.moves[:n] == line.moves for o in earlier):
+            continue
+        found = line
+    if found is None:
+        return None
+    n = len(found.moves)
+    explored = {line.moves for line in earlier if line.player_id in fresh}
+    return {
+        "rule": "fresh",
+        "copied": found.attempt_id,
+        "shared_asks": n,
+        "shared_choices": sum(choices[:n]),
+        "how": "replays" if late.moves == found.moves else "extends",
+        "lines": len(explored),
+        "earlier": sorted(line.attempt_id for line in earlier if line.player_id in fresh),
+        "ties": [],
+    }
+
+
+def copies_fresh(attempt: Attempt, late: Line) -> dict[str, Any] | None:
+    """At verification: ``judge_fresh`` on the day's ranked games that begin as ``late``
+    does, up to its COPY_MIN_CHOICES-th choice (every line it could copy begins so)."""
+    seed = attempt.challenge.seed
+    choices = choices_along(seed, late.moves)
+    asked_with_choice = [index for index, chosen in enumerate(choices) if chosen]
+    if len(asked_with_choice) < COPY_MIN_CHOICES:
+        return None
+    if habit_start(late.moves, habit_lines(seed)):
+        return None  # before any query: the most shared starts are habits'
+    begins = {f"moves__{i}": rank for i, rank in enumerate(late.moves[: asked_with_choice[COPY_MIN_CHOICES - 1] + 1])}
+    rows = (
+        Attempt.objects.filter(challenge_id=attempt.challenge_id, ranked=True, started_at__lt=late.done_at, **begins)
+        .exclude(player_id=late.player_id)
+        .order_by("started_at")
+    )
+    earlier = [
+        Line(pk, player_id, tuple(moves), finished_at or started_at, finished_at is not None, score)
+        for pk, player_id, moves, finished_at, started_at, score in rows.values_list(
+            "pk", "player_id", "moves", "finished_at", "started_at", "result__score"
+        )[:COPY_READ]
+    ]
+    if not earlier:
+        return None
+    return judge_fresh(
+        seed, late, earlier, fresh_players(attempt.challenge.date, {line.player_id for line in earlier}), choices
+    )
 
 
 # --- ties of one game (at verification: bounded, indexed reads) -----------------------
@@ -177,16 +349,18 @@ def day_lines(challenge_id: int, player_ids: Iterable[int]) -> list[Line]:
 
 def assess(attempt: Attempt, score: int) -> dict[str, Any] | None:
     """At verification: the evidence that this ranked game copies a line its linked
-    accounts explored (``judge``), or None. Only a winning game costs any query."""
+    accounts explored (``judge``), or a line fresh accounts played first
+    (``copies_fresh``), or None. Only a winning game costs any query."""
     if not attempt.ranked or score <= WON or attempt.finished_at is None:
         return None
-    ties = ties_of(attempt)
-    if not ties:
-        return None
-    seed = attempt.challenge.seed
     late = Line(attempt.pk, attempt.player_id, tuple(attempt.moves), attempt.finished_at, True, score)
-    earlier = [line for line in day_lines(attempt.challenge_id, ties) if line.done_at < attempt.finished_at]
-    return judge(seed, late, earlier, ties)
+    ties = ties_of(attempt)
+    if ties:
+        earlier = [line for line in day_lines(attempt.challenge_id, ties) if line.done_at < attempt.finished_at]
+        link = judge(attempt.challenge.seed, late, earlier, ties)
+        if link is not None:
+            return link
+    return copies_fresh(attempt, late)
 
 
 # --- the day's groups (the review queue, the fairplay command) ------------------------

@@ -8,6 +8,7 @@ it. A family on one address, each playing its own game, is grouped and not flagg
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import random
@@ -20,7 +21,7 @@ from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from challenges import days, services
-from challenges.models import Attempt, SignUp
+from challenges.models import Attempt, Player, SignUp
 from games.rules import fairplay
 from games.rules.peche import ENGINE, outcome_of
 from leaderboard import linking, rank_index, selectors
@@ -123,7 +124,9 @@ class Account:
 
     @property
     def result(self) -> Result:
-        return Result.objects.select_related("challenge").get(attempt__player__name=self.name)
+        return Result.objects.select_related("challenge").get(
+            attempt__player__name=self.name, challenge__date=days.today()
+        )
 
 
 def fairplay_lines() -> dict[str, dict]:
@@ -323,3 +326,163 @@ def test_a_burst_of_sign_ups_from_one_network_links_them():
     lines = fairplay_lines()
     assert lines["Main"]["group"] == lines["Scout 0"]["group"] is not None
     assert lines["Neighbour 0"]["group"] is None and lines["Main"]["reasons"] == ["linked_accounts"]
+
+
+# --- copies of fresh accounts' lines, whatever the addresses ---------------------------------
+
+
+def established(account: Account) -> Account:
+    """Give the account ranked results on linking.FRESH_DAYS earlier days: no throwaway."""
+    player = Player.objects.get(name=account.name)
+    for back in range(1, linking.FRESH_DAYS + 1):
+        challenge = services.challenge_for_day(day=days.today() - dt.timedelta(days=back))
+        finished = challenge.closes_at - dt.timedelta(hours=2)
+        attempt = Attempt.objects.create(
+            player=player, challenge=challenge, ranked=True, moves=[], status="verified", finished_at=finished
+        )
+        Result.objects.create(
+            attempt=attempt,
+            challenge=challenge,
+            player=player,
+            ranked=True,
+            score=1000,
+            player_pairs=7,
+            opponent_pairs=7,
+            asks=20,
+            finished_at=finished,
+        )
+    return account
+
+
+def winning_lines(count: int, rng_seed: int = 39) -> list[tuple[str, ...]]:
+    """``count`` different random lines of today's deal that win and pass the detector, best
+    first, each scoring less than the one before (bounded, as ``mapping``)."""
+    rng, found = random.Random(rng_seed), {}
+    for _ in range(3000):
+        line = random_line(rng)
+        if line not in found and score(line) > 1000 and score(line) not in found.values() and quiet(line):
+            found[line] = score(line)
+        if len(found) == count:
+            return sorted(found, key=found.get, reverse=True)
+    raise AssertionError(f"no {count} winning lines of different scores on today's deal")
+
+
+def held_as_fresh_copy(account: Account, copied: Account | None = None) -> dict:
+    result = account.result
+    assert result.linked_accounts and result.held and not result.flagged and not result.indexed
+    evidence = result.link_evidence
+    assert evidence["rule"] == "fresh"
+    if copied is not None:
+        assert evidence["copied"] == copied.result.attempt_id
+    return evidence
+
+
+def test_throwaways_in_another_network_map_the_deal_for_an_established_main():
+    others, best = mapping(6)
+    scouts = [Account(f"Scout {i}", address="203.0.113.5") for i in range(6)]
+    for account, line in zip(scouts, [*others[:2], best, *others[2:]]):
+        account.play(line)
+    main = established(Account("Main", address="198.51.100.9"))
+    main.play(best)
+    evidence = held_as_fresh_copy(main, scouts[2])
+    # Nothing ties them: only the line does.
+    assert evidence["how"] == "replays" and evidence["ties"] == []
+    assert not any(a.result.held for a in scouts)
+
+
+def test_throwaways_each_on_its_own_network_and_an_unfinished_line_extended():
+    others, best = mapping(24)
+    scouts = [Account(f"Scout {i}", address=f"10.{i}.7.7") for i in range(24)]
+    # The winning line is left two thirds played; the main plays it on from there.
+    scouts[0].play(best, stop_after=2 * len(best) // 3)
+    for account, line in zip(scouts[1:], others):
+        account.play(line)
+    main = established(Account("Main", address="10.99.7.7"))
+    main.play(best)
+    evidence = held_as_fresh_copy(main)
+    assert evidence["how"] == "extends" and evidence["ties"] == []
+    assert evidence["copied"] == Attempt.objects.get(player__name="Scout 0").pk
+
+
+def test_a_crowd_in_the_mains_own_network_ties_nobody_and_the_copy_is_held():
+    others, best = mapping(30)
+    # 30 throwaways and the main, 31 players of the day in one /24: a crowd, which ties nobody.
+    scouts = [Account(f"Scout {i}", address=f"192.0.2.{i + 1}") for i in range(30)]
+    for account, line in zip(scouts, [best, *others]):
+        account.play(line)
+    main = established(Account("Main", address="192.0.2.200"))
+    main.play(best)
+    assert linking.ties_of(main.result.attempt) == {}
+    assert held_as_fresh_copy(main, scouts[0])["how"] == "replays"
+
+
+def test_the_second_best_line_copied_from_the_throwaways_own_address_is_held():
+    best, second, *rest = winning_lines(3)
+    scouts = [Account(f"Scout {i}", address="203.0.113.77") for i in range(3)]
+    for account, line in zip(scouts, [second, best, rest[0]]):
+        account.play(line)
+    main = established(Account("Main", address="203.0.113.77"))
+    main.play(second)
+    # A scout's game scored more: that does not clear a copy of fresh accounts' line.
+    assert scouts[1].result.score > main.result.score
+    assert held_as_fresh_copy(main, scouts[0])["how"] == "replays"
+
+
+def test_an_established_players_line_replayed_by_another_established_player_is_not_held():
+    (line,) = winning_lines(1, rng_seed=5)
+    first = established(Account("Ada", address="198.51.100.1"))
+    first.play(line)
+    # A newcomer plays it too, after Ada: the line is Ada's, not the newcomer's.
+    Account("Newcomer", address="203.0.113.1").play(line)
+    later = established(Account("Bea", address="100.64.0.1"))
+    later.play(line)
+    assert not any(Result.objects.filter(linked_accounts=True).values_list("attempt__player__name", flat=True))
+    assert not later.result.held
+
+
+# --- what a copy is: the rule on lines ------------------------------------------------------
+
+
+def lines_of(seed_text: str, *lines: tuple[tuple[str, ...], int, bool]) -> list[linking.Line]:
+    """Games of the day in order of their finish: (moves, player, finished)."""
+    start = dt.datetime(2026, 12, 4, 8, tzinfo=dt.UTC)
+    return [
+        linking.Line(pk, player, moves, start + dt.timedelta(minutes=pk), done, None)
+        for pk, (moves, player, done) in enumerate(lines, start=1)
+    ]
+
+
+@pytest.mark.parametrize("seed_text", ["linking-a", "linking-b", "linking-c"])
+def test_players_of_one_habit_are_not_linked_and_a_line_of_its_own_is(seed_text):
+    deck_seed = seed_text
+    habits = sorted(linking.habit_lines(deck_seed))
+    rng = random.Random(seed_text)
+    own = None
+    while own is None or linking.habit_start(own, habits):
+        state, moves = ENGINE.new(seed=deck_seed), []
+        while not state.over:
+            moves.append(rng.choice(sorted(state.hands[0])))
+            ENGINE.apply(state, moves[-1])
+        own = tuple(moves)
+    fresh = {1}
+    for line in [*habits, own]:
+        enough = sum(linking.choices_along(deck_seed, line)) >= linking.COPY_MIN_CHOICES
+        # A newcomer (player 1) plays the line first, an established player (2) after.
+        explorer, late = lines_of(deck_seed, (line, 1, True), (line, 2, True))
+        found = linking.judge_fresh(deck_seed, late, [explorer], fresh)
+        if line in habits or not enough:
+            assert found is None, line
+        else:
+            assert found is not None and found["how"] == "replays" and found["copied"] == explorer.attempt_id
+    # A start any habit shares proves nothing; the whole of a line of its own does.
+    for habit in habits:
+        start = habit[: len(habit) // 2]
+        explorer, late = lines_of(deck_seed, (start, 1, False), (habit, 2, True))
+        assert linking.judge_fresh(deck_seed, late, [explorer], fresh) is None
+    start = own[: len(own) - 3]
+    if sum(linking.choices_along(deck_seed, start)) >= linking.COPY_MIN_CHOICES:
+        explorer, late = lines_of(deck_seed, (start, 1, False), (own, 2, True))
+        assert linking.judge_fresh(deck_seed, late, [explorer], fresh)["how"] == "extends"
+    # An established player played it first: it is theirs, the newcomer only came after.
+    first, explorer, late = lines_of(deck_seed, (own, 3, True), (own, 1, True), (own, 2, True))
+    assert linking.judge_fresh(deck_seed, late, [first, explorer], fresh) is None
