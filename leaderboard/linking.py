@@ -160,20 +160,21 @@ def judge(seed: str, late: Line, earlier: list[Line], ties: dict[int, set[str]])
 # --- copies of fresh accounts' lines (whatever the ties) ---------------------------------
 
 
-def _habit(order: Callable[[Sequence[str]], list[str]], *, memory: bool, inferred: bool = True):
-    """A deterministic table-only player: with ``memory``, a rank the opponent is known to
-    hold, else the likeliest (the first of ``order`` on a tie); without, always the first
-    of ``order``."""
+def habit(order: Callable[[Sequence[str]], list[str]], memory: str) -> Callable[[fairplay.WatchedGame], str]:
+    """A deterministic table-only player: the first rank of ``order`` that ``memory`` (one
+    of MEMORIES) picks. It reads the game's public side only: ranks, knowledge, chances."""
 
     def choose(game: fairplay.WatchedGame) -> str:
         ranks = order(game.ranks())
-        if not memory:
+        if memory == "none":
             return ranks[0]
         known = game.knowledge.known
         for rank in ranks:
             if rank in known:
                 return rank
-        chances = game.chances(ranks, inferred=inferred)
+        if memory == "known":
+            return ranks[0]
+        chances = game.chances(ranks, inferred=memory == "likeliest")
         top = max(chances)
         return next(rank for rank, chance in zip(ranks, chances) if chance >= top - 1e-12)
 
@@ -187,13 +188,19 @@ ORDERS: dict[str, Callable[[Sequence[str]], list[str]]] = {
     "lowest": lambda ranks: sorted(ranks, key=RANK_INDEX.__getitem__),
     "highest": lambda ranks: sorted(ranks, key=RANK_INDEX.__getitem__, reverse=True),
 }
-# Habits that honest players share and that reach one line on a deal, whoever plays them:
-# always one end of the hand; perfect memory with a fixed tie-break; the opponent's own
-# rule mirrored. Copying one of their lines gains nothing anyone could not play.
+# What a habit remembers: nothing; the ranks the opponent is known to hold (asked for and
+# not given), else the order's first; those, else the likeliest rank by the table's chances,
+# with what the opponent's own choices reveal or without (the opponent's rule, mirrored).
+MEMORIES = {
+    "none": "always the {}",
+    "known": "memory, else the {}",
+    "likeliest": "memory, else likeliest, ties {}",
+    "likeliest, not inferred": "memory, else likeliest (not inferred), ties {}",
+}
+# Habits that honest players share: each plays one line on a deal, whoever plays it, and
+# copying that line gains nothing anyone could not play.
 HABITS: dict[str, Callable[[fairplay.WatchedGame], str]] = {
-    **{f"always the {name}": _habit(order, memory=False) for name, order in ORDERS.items()},
-    **{f"memory, else likeliest, ties {name}": _habit(order, memory=True) for name, order in ORDERS.items()},
-    "the opponent's rule mirrored": _habit(list, memory=True, inferred=False),
+    words.format(name): habit(order, memory) for memory, words in MEMORIES.items() for name, order in ORDERS.items()
 }
 
 
