@@ -61,6 +61,8 @@ from games.rules.base import GameError
 from games.rules.cards import RANK_INDEX
 from games.rules.peche import ENGINE, PLAYER
 
+from .models import Result
+
 CROWD = 30
 EXPLORED_MIN_LINES = 2
 COPY_MIN_CHOICES = 8
@@ -274,7 +276,7 @@ def judge_fresh(
         "how": "replays" if late.moves == found.moves else "extends",
         "lines": len(explored),
         "earlier": sorted(line.attempt_id for line in earlier if line.player_id in fresh),
-        "ties": [],
+        "ties": ["copy"],  # nothing but the line: day_groups puts the two games in one group
     }
 
 
@@ -382,7 +384,8 @@ class Group:
 
 def day_groups(challenge_id: int) -> dict[int, Group]:
     """Every group of tied players of the day (two players or more), by attempt id: the same
-    ties as ``ties_of``, joined (a tie of a tie is in the group too)."""
+    ties as ``ties_of``, and a held copy of a fresh line with the game it copied (``copy``),
+    joined (a tie of a tie is in the group too)."""
     games = list(
         Attempt.objects.filter(challenge_id=challenge_id, ranked=True).values_list(
             "pk", "player_id", "client_key", "network_key", "browser_key"
@@ -407,6 +410,11 @@ def day_groups(challenge_id: int) -> dict[int, Group]:
             if node[1] not in ("", None):
                 holders[node].add(pk)
     parent = {pk: pk for pk, *_ in games}
+    # A copy of fresh accounts' line (``judge_fresh``) ties the copy to the game it copied.
+    copies = Result.objects.filter(challenge_id=challenge_id, ranked=True, linked_accounts=True)
+    for pk, evidence in copies.values_list("attempt_id", "link_evidence"):
+        if evidence and evidence.get("rule") == "fresh":
+            holders[("copy", pk)] |= {pk, evidence["copied"]} & parent.keys()
 
     def root(pk: int) -> int:
         while parent[pk] != pk:

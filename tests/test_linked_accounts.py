@@ -332,23 +332,30 @@ def test_a_burst_of_sign_ups_from_one_network_links_them():
 
 
 def established(account: Account) -> Account:
-    """Give the account ranked results on linking.FRESH_DAYS earlier days: no throwaway."""
+    """Give the account ranked results on linking.FRESH_DAYS earlier days (a random game
+    each, as the worker writes it): no throwaway."""
     player = Player.objects.get(name=account.name)
+    rng = random.Random(account.name)
     for back in range(1, linking.FRESH_DAYS + 1):
         challenge = services.challenge_for_day(day=days.today() - dt.timedelta(days=back))
+        state, moves = ENGINE.new(seed=challenge.seed), []
+        while not state.over:
+            moves.append(rng.choice(sorted(state.hands[0])))
+            ENGINE.apply(state, moves[-1])
+        outcome = outcome_of(state)
         finished = challenge.closes_at - dt.timedelta(hours=2)
         attempt = Attempt.objects.create(
-            player=player, challenge=challenge, ranked=True, moves=[], status="verified", finished_at=finished
+            player=player, challenge=challenge, ranked=True, moves=moves, status="verified", finished_at=finished
         )
         Result.objects.create(
             attempt=attempt,
             challenge=challenge,
             player=player,
             ranked=True,
-            score=1000,
-            player_pairs=7,
-            opponent_pairs=7,
-            asks=20,
+            score=outcome.score,
+            player_pairs=outcome.counts[0],
+            opponent_pairs=outcome.counts[1],
+            asks=outcome.asks[0],
             finished_at=finished,
         )
     return account
@@ -386,11 +393,11 @@ def test_throwaways_in_another_network_map_the_deal_for_an_established_main():
     main.play(best)
     evidence = held_as_fresh_copy(main, scouts[2])
     # Nothing ties them: only the line does.
-    assert evidence["how"] == "replays" and evidence["ties"] == []
+    assert evidence["how"] == "replays" and evidence["ties"] == ["copy"]
     assert not any(a.result.held for a in scouts)
 
 
-def test_throwaways_each_on_its_own_network_and_an_unfinished_line_extended():
+def test_throwaways_each_on_its_own_network_and_an_unfinished_line_extended(reviewer):
     others, best = mapping(24)
     scouts = [Account(f"Scout {i}", address=f"10.{i}.7.7") for i in range(24)]
     # The winning line is left two thirds played; the main plays it on from there.
@@ -400,8 +407,20 @@ def test_throwaways_each_on_its_own_network_and_an_unfinished_line_extended():
     main = established(Account("Main", address="10.99.7.7"))
     main.play(best)
     evidence = held_as_fresh_copy(main)
-    assert evidence["how"] == "extends" and evidence["ties"] == []
+    assert evidence["how"] == "extends" and evidence["ties"] == ["copy"]
     assert evidence["copied"] == Attempt.objects.get(player__name="Scout 0").pk
+    # The reviewer sees the copy and the unfinished game it copied as one group.
+    late = main.result.attempt_id
+    group = linking.day_groups(main.result.challenge_id)[late]
+    assert group.attempts == sorted([late, evidence["copied"]]) and group.ties[late] == {"copy"}
+    assert fairplay_lines()["Main"]["reasons"] == ["linked_accounts"]
+    page = reviewer.get(f"/admin/challenges/attempt/review/?date={days.today().isoformat()}").content.decode()
+    assert "a line fresh accounts played first" in page and page.count('name="group"') == 1
+    reviewer.post(
+        "/admin/challenges/attempt/review/decide/",
+        {"group": group.id, "members": ",".join(map(str, group.attempts)), "decision": "disqualify", "reason": "copy"},
+    )
+    assert main.result.disqualified and main.result.review_reason == "copy"
 
 
 def test_a_crowd_in_the_mains_own_network_ties_nobody_and_the_copy_is_held():
