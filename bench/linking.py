@@ -20,7 +20,7 @@ import datetime as dt
 import os
 import random
 import time
-from collections import Counter
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
@@ -100,11 +100,19 @@ def score(seed: str, moves: tuple[str, ...]) -> int:
     return points
 
 
+Played = list[tuple[str, tuple[str, ...]]]
+
+
 def held(
-    seed: str, explorer: tuple[str, ...], late: tuple[str, ...], explored: tuple[tuple[str, ...], ...] = ()
+    seed: str,
+    explorer: tuple[str, ...],
+    late: tuple[str, ...],
+    history: Played,
+    explored: tuple[tuple[str, ...], ...] = (),
 ) -> bool:
-    """Whether ``late`` (an established player's, done last) is held as a copy of the fresh
-    players' games ``explorer`` (and ``explored``), as at verification."""
+    """Whether ``late`` (an established player's, done last, who played ``history`` on
+    its earlier days) is held as a copy of the fresh players' games ``explorer`` (and
+    ``explored``), as at verification."""
     if score(seed, late) <= linking.WON:
         return False
     earlier = [
@@ -112,17 +120,24 @@ def held(
         for i, line in enumerate([explorer, *explored], start=1)
     ]
     late_line = linking.Line(0, 1, late, T0 + dt.timedelta(hours=1), True, None)
-    return linking.judge_fresh(seed, late_line, earlier, {line.player_id for line in earlier}) is not None
+    habits = linking.exempt_lines(seed, linking.kept_habits(history))
+    return linking.judge_fresh(seed, late_line, earlier, {line.player_id for line in earlier}, habits) is not None
 
 
 def run(deals: int, seed_base: int) -> dict:
+    """``deals`` deals measured, after linking.HISTORY_DAYS deals that only give every
+    player (and main) its earlier days."""
     same: Counter[str] = Counter()
     copies: Counter[str] = Counter()
     cross = Counter[str]()
+    cross_late = Counter[str]()
     caught: Counter[str] = Counter()
     wins: Counter[str] = Counter()
-    best_of_habits = {"wins": 0, "gain": 0}
-    for i in range(seed_base, seed_base + deals):
+    best_of_habits = {"wins": 0, "gain": 0, "score": 0, "strong": 0, "six": 0, "held": 0}
+    days = linking.HISTORY_DAYS
+    history: dict[str, deque[tuple[str, tuple[str, ...]]]] = defaultdict(lambda: deque(maxlen=days))
+    for i in range(seed_base - days, seed_base + deals):
+        measured = i >= seed_base
         seed = f"bench-linking-{i}"
         deck = shuffled_deck(seed)
         lines: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
@@ -130,14 +145,17 @@ def run(deals: int, seed_base: int) -> dict:
             rng = random.Random(f"{seed}/{name}")
             lines[name] = (play(deck, choose, rng), play(deck, choose, rng))
             first, second = lines[name]
-            same[name] += first == second
-            copies[name] += held(seed, first, second)
+            if measured:
+                same[name] += first == second
+                copies[name] += held(seed, first, second, list(history[name]))
         # Two honest players of different habits, one line each.
         names = sorted(lines)
         for a in names:
             for b in names:
-                if a != b and lines[a][0] == lines[b][1] and held(seed, lines[a][0], lines[b][1]):
-                    cross[f"{a} then {b}"] += 1
+                if measured and a != b and lines[a][0] == lines[b][1]:
+                    if held(seed, lines[a][0], lines[b][1], list(history[b])):
+                        cross[f"{a} then {b}"] += 1
+                        cross_late[b] += 1
         # Throwaways map the deal; the main replays the line of theirs that scored most.
         for explorer, choose in EXPLORERS.items():
             rng = random.Random(f"{seed}/throwaways/{explorer}")
@@ -145,14 +163,28 @@ def run(deals: int, seed_base: int) -> dict:
             for k in THROWAWAYS:
                 best = max(scouted[:k], key=lambda line: score(seed, line))
                 key = f"{k} {explorer}"
-                wins[key] += score(seed, best) > linking.WON
-                caught[key] += held(seed, best, best, tuple(line for line in scouted[:k] if line != best))
-        # The limit: throwaways playing the known habits, the main the best of their lines.
-        habit_scores = [score(seed, line) for line in linking.habit_lines(seed)]
-        one = score(seed, lines["known habit: memory, else likeliest, ties leftmost"][0])
-        best_of_habits["wins"] += max(habit_scores) > linking.WON
-        best_of_habits["gain"] += max(habit_scores) - one
+                if measured:
+                    wins[key] += score(seed, best) > linking.WON
+                    others = tuple(line for line in scouted[:k] if line != best)
+                    caught[key] += held(seed, best, best, list(history[key]), others)
+                history[key].append((seed, best))
+        # Throwaways playing the known habits, the main the best of their lines every day.
+        habit_lines = list(linking.habit_lines(seed).values())
+        top = max(habit_lines, key=lambda line: score(seed, line))
+        if measured:
+            one = score(seed, lines["known habit: memory, else likeliest, ties leftmost"][0])
+            best_of_habits["wins"] += score(seed, top) > linking.WON
+            best_of_habits["gain"] += score(seed, top) - one
+            best_of_habits["score"] += score(seed, top)
+            best_of_habits["strong"] += score(seed, lines["honest: memory, else likeliest"][0])
+            best_of_habits["six"] += max(score(seed, line) for line in scouted[:6])  # the last explorers'
+            others = tuple(line for line in habit_lines if line != top)
+            best_of_habits["held"] += held(seed, top, top, list(history["best habit"]), others)
+        history["best habit"].append((seed, top))
+        for name in PLAYERS:
+            history[name].append((seed, lines[name][0]))
     return {
+        "cross_late": cross_late,
         "same": same,
         "copies": copies,
         "cross": cross,
@@ -188,6 +220,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Two players of different habits ({pairs} ordered pairs a deal): held {sum(out['cross'].values())} times")
     for key, count in out["cross"].most_common(10):
         print(f"  {key}: {count}")
+    print("The later player held, by its habit (summed over the earlier one's):")
+    for key, count in out["cross_late"].most_common():
+        print(f"  {key}: {count} ({count / n:.2%} of deals)")
     print()
     print("A main replaying the best line of k fresh throwaways:")
     print("| throwaways | best line wins | main held |\n|---|---|---|")
@@ -197,7 +232,12 @@ def main(argv: list[str] | None = None) -> None:
     b = out["best_of_habits"]
     print(
         f"The best of the known habits' lines wins on {pct(b['wins'], n)} of deals, "
-        f"{b['gain'] / n:+.1f} points a deal over always playing 'memory, else likeliest, ties leftmost' (never held)"
+        f"{b['gain'] / n:+.1f} points a deal over always playing 'memory, else likeliest, ties leftmost' (the habits' own players)"
+    )
+    print(f"That main (the best habit's line every day) held on {pct(b['held'], n)} of deals")
+    print(
+        f"Mean score a deal: the best of the known habits' lines {b['score'] / n:.1f}; an honest 'memory, else "
+        f"likeliest' {b['strong'] / n:.1f}; the best of 6 throwaways playing 'memory, else likeliest' {b['six'] / n:.1f}"
     )
 
 

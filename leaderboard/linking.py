@@ -36,9 +36,11 @@ before it finished. Precisely, the copied line E is another player's game of the
 - E's player is fresh, and no established player's game done before E began with E's asks
   (the line is the fresh accounts' own; a long-established player's line replayed by an
   established player is nobody's copy);
-- E is not the start of a line that a simple deterministic habit plays on the deal
-  (``habit_lines``): two honest players of one habit play one line, and the earlier of
-  them may be a newcomer.
+- the copy is not a line (and E not the start of one) that a habit the copier keeps plays
+  on the deal (``HABITS``, ``own_habits``: the habit's line on at least half of its last
+  HISTORY_DAYS ranked days; any of HABITS for a fresh copier, whose habits are unknown):
+  two honest players of one habit play one line, and the earlier may be a newcomer; a
+  main that replays whichever habit's line its throwaways found best keeps none.
 No score is compared: a better game of the fresh accounts does not clear the copy. The read
 is one query on the copy's first asks (the day's ranked games that begin as it does, up to
 its COPY_MIN_CHOICES-th choice), then those players' ranked days before it.
@@ -47,7 +49,7 @@ its COPY_MIN_CHOICES-th choice), then those players' ranked days before it.
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -70,6 +72,8 @@ WON = 1000
 LINKED_READ = 200
 # Fewer ranked days than this before the day: a fresh account (a throwaway, or a newcomer).
 FRESH_DAYS = 3
+# The ranked days before this one that show a player's habits (``own_habits``).
+HISTORY_DAYS = 7
 # The games read that begin as a copy does: a cheater would need this many accounts of
 # the day, each playing that start, to push its throwaway's line out of the read.
 COPY_READ = 500
@@ -206,23 +210,53 @@ HABITS: dict[str, Callable[[fairplay.WatchedGame], str]] = {
 }
 
 
-@lru_cache(maxsize=8)
-def habit_lines(seed: str) -> frozenset[tuple[str, ...]]:
-    """The line each of HABITS plays on the deal."""
-    lines = set()
-    for choose in HABITS.values():
+@lru_cache(maxsize=16)
+def habit_lines(seed: str) -> dict[str, tuple[str, ...]]:
+    """The line each of HABITS plays on the deal, by name (kept for a day's verifications
+    and the days before it that ``own_habits`` reads)."""
+    lines = {}
+    for name, choose in HABITS.items():
         game = fairplay.WatchedGame(list(ENGINE.new(seed=seed).deck))
         moves: list[str] = []
         while not game.over:
             moves.append(choose(game))
             game.ask(moves[-1])
-        lines.add(tuple(moves))
-    return frozenset(lines)
+        lines[name] = tuple(moves)
+    return lines
 
 
 def habit_start(line: tuple[str, ...], habits: Iterable[tuple[str, ...]]) -> bool:
-    """Whether ``line`` is a habit's line or the start of one."""
+    """Whether ``line`` is one of ``habits``' lines or the start of one."""
     return any(habit[: len(line)] == line for habit in habits)
+
+
+def own_habits(player_id: int, day: dt.date) -> set[str] | None:
+    """``kept_habits`` of a player's last HISTORY_DAYS ranked days before ``day`` (a
+    disqualified day does not count)."""
+    played = Attempt.objects.filter(
+        player_id=player_id, ranked=True, challenge__date__lt=day, result__disqualified=False
+    ).order_by("-challenge__date")
+    return kept_habits(
+        [(seed, tuple(moves)) for seed, moves in played.values_list("challenge__seed", "moves")[:HISTORY_DAYS]]
+    )
+
+
+def kept_habits(played: list[tuple[str, tuple[str, ...]]]) -> set[str] | None:
+    """The habits a player keeps, from its (seed, moves) of earlier days: those of HABITS
+    whose line it played on at least half of them; None for a fresh player (fewer than
+    FRESH_DAYS), whose habits nobody knows yet."""
+    if len(played) < FRESH_DAYS:
+        return None
+    kept: Counter[str] = Counter()
+    for seed, moves in played:
+        kept.update(name for name, line in habit_lines(seed).items() if line == moves)
+    return {name for name, days in kept.items() if 2 * days >= len(played)}
+
+
+def exempt_lines(seed: str, habits: set[str] | None) -> list[tuple[str, ...]]:
+    """The habits' lines of the deal that are nobody's copy for a player of ``habits``
+    (``own_habits``): every known habit's for a fresh player, else only its own."""
+    return [line for name, line in habit_lines(seed).items() if habits is None or name in habits]
 
 
 def fresh_players(day: dt.date, player_ids: Iterable[int]) -> set[int]:
@@ -239,13 +273,18 @@ def fresh_players(day: dt.date, player_ids: Iterable[int]) -> set[int]:
 
 
 def judge_fresh(
-    seed: str, late: Line, earlier: list[Line], fresh: set[int], choices: list[bool] | None = None
+    seed: str,
+    late: Line,
+    earlier: list[Line],
+    fresh: set[int],
+    habits: list[tuple[str, ...]],
+    choices: list[bool] | None = None,
 ) -> dict[str, Any] | None:
     """The evidence that ``late`` replays or extends a line that fresh accounts played
     first (the module's docstring), or None. ``earlier``: games of the day done before
-    ``late`` (at least every one that begins as it does); ``fresh``: their fresh players."""
+    ``late`` (at least every one that begins as it does); ``fresh``: their fresh players;
+    ``habits``: the lines that are nobody's copy for ``late``'s player (``exempt_lines``)."""
     choices = choices_along(seed, late.moves) if choices is None else choices
-    habits = habit_lines(seed)
     if habit_start(late.moves, habits):
         return None
     earlier = [line for line in earlier if line.player_id != late.player_id and line.done_at < late.done_at]
@@ -288,8 +327,9 @@ def copies_fresh(attempt: Attempt, late: Line) -> dict[str, Any] | None:
     asked_with_choice = [index for index, chosen in enumerate(choices) if chosen]
     if len(asked_with_choice) < COPY_MIN_CHOICES:
         return None
-    if habit_start(late.moves, habit_lines(seed)):
-        return None  # before any query: the most shared starts are habits'
+    habits = exempt_lines(seed, own_habits(late.player_id, attempt.challenge.date))
+    if habit_start(late.moves, habits):
+        return None  # before any query: the most shared lines are habits'
     begins = {f"moves__{i}": rank for i, rank in enumerate(late.moves[: asked_with_choice[COPY_MIN_CHOICES - 1] + 1])}
     rows = (
         Attempt.objects.filter(challenge_id=attempt.challenge_id, ranked=True, started_at__lt=late.done_at, **begins)
@@ -304,9 +344,8 @@ def copies_fresh(attempt: Attempt, late: Line) -> dict[str, Any] | None:
     ]
     if not earlier:
         return None
-    return judge_fresh(
-        seed, late, earlier, fresh_players(attempt.challenge.date, {line.player_id for line in earlier}), choices
-    )
+    fresh = fresh_players(attempt.challenge.date, {line.player_id for line in earlier})
+    return judge_fresh(seed, late, earlier, fresh, habits, choices)
 
 
 # --- ties of one game (at verification: bounded, indexed reads) -----------------------

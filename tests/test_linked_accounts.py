@@ -331,16 +331,19 @@ def test_a_burst_of_sign_ups_from_one_network_links_them():
 # --- copies of fresh accounts' lines, whatever the addresses ---------------------------------
 
 
-def established(account: Account) -> Account:
-    """Give the account ranked results on linking.FRESH_DAYS earlier days (a random game
-    each, as the worker writes it): no throwaway."""
+def established(account: Account, habit: str | None = None) -> Account:
+    """Give the account ranked results on linking.FRESH_DAYS earlier days (as the worker
+    writes them): no throwaway. Each a random game, or the line of ``habit``
+    (linking.HABITS) on that day's deal: a player who keeps that habit."""
     player = Player.objects.get(name=account.name)
     rng = random.Random(account.name)
     for back in range(1, linking.FRESH_DAYS + 1):
         challenge = services.challenge_for_day(day=days.today() - dt.timedelta(days=back))
         state, moves = ENGINE.new(seed=challenge.seed), []
         while not state.over:
-            moves.append(rng.choice(sorted(state.hands[0])))
+            moves.append(
+                linking.habit_lines(challenge.seed)[habit][len(moves)] if habit else rng.choice(sorted(state.hands[0]))
+            )
             ENGINE.apply(state, moves[-1])
         outcome = outcome_of(state)
         finished = challenge.closes_at - dt.timedelta(hours=2)
@@ -471,37 +474,85 @@ def lines_of(seed_text: str, *lines: tuple[tuple[str, ...], int, bool]) -> list[
     ]
 
 
-@pytest.mark.parametrize("seed_text", ["linking-a", "linking-b", "linking-c"])
-def test_players_of_one_habit_are_not_linked_and_a_line_of_its_own_is(seed_text):
-    deck_seed = seed_text
-    habits = sorted(linking.habit_lines(deck_seed))
-    rng = random.Random(seed_text)
+@pytest.mark.parametrize("deck_seed", ["linking-a", "linking-b", "linking-c"])
+def test_players_of_one_habit_are_not_linked_and_a_line_of_its_own_is(deck_seed):
+    habits = linking.habit_lines(deck_seed)
+    every = linking.exempt_lines(deck_seed, None)  # a fresh copier's: any habit may be its own
+    rng = random.Random(deck_seed)
     own = None
-    while own is None or linking.habit_start(own, habits):
+    while own is None or linking.habit_start(own, every):
         state, moves = ENGINE.new(seed=deck_seed), []
         while not state.over:
             moves.append(rng.choice(sorted(state.hands[0])))
             ENGINE.apply(state, moves[-1])
         own = tuple(moves)
     fresh = {1}
-    for line in [*habits, own]:
-        enough = sum(linking.choices_along(deck_seed, line)) >= linking.COPY_MIN_CHOICES
-        # A newcomer (player 1) plays the line first, an established player (2) after.
+
+    def enough(line) -> bool:
+        return sum(linking.choices_along(deck_seed, line)) >= linking.COPY_MIN_CHOICES
+
+    # A newcomer (player 1) plays the line first, another player (2) after.
+    for name, line in habits.items():
         explorer, late = lines_of(deck_seed, (line, 1, True), (line, 2, True))
-        found = linking.judge_fresh(deck_seed, late, [explorer], fresh)
-        if line in habits or not enough:
-            assert found is None, line
-        else:
-            assert found is not None and found["how"] == "replays" and found["copied"] == explorer.attempt_id
-    # A start any habit shares proves nothing; the whole of a line of its own does.
-    for habit in habits:
-        start = habit[: len(habit) // 2]
-        explorer, late = lines_of(deck_seed, (start, 1, False), (habit, 2, True))
-        assert linking.judge_fresh(deck_seed, late, [explorer], fresh) is None
-    start = own[: len(own) - 3]
-    if sum(linking.choices_along(deck_seed, start)) >= linking.COPY_MIN_CHOICES:
-        explorer, late = lines_of(deck_seed, (start, 1, False), (own, 2, True))
-        assert linking.judge_fresh(deck_seed, late, [explorer], fresh)["how"] == "extends"
+        # The later one keeps that habit, or is new (its habits unknown): no copy.
+        for kept in (linking.exempt_lines(deck_seed, {name}), every):
+            assert linking.judge_fresh(deck_seed, late, [explorer], fresh, kept) is None, name
+        # A player who keeps no habit replaying it (a main picking the habit whose line its
+        # throwaways found best) copies, as of any line.
+        found = linking.judge_fresh(deck_seed, late, [explorer], fresh, [])
+        assert (found is not None) == enough(line), name
+        # A start of the habit's line, then the habit's whole line by one who keeps it.
+        explorer, late = lines_of(deck_seed, (line[: len(line) // 2], 1, False), (line, 2, True))
+        assert linking.judge_fresh(deck_seed, late, [explorer], fresh, linking.exempt_lines(deck_seed, {name})) is None
+    explorer, late = lines_of(deck_seed, (own, 1, True), (own, 2, True))
+    found = linking.judge_fresh(deck_seed, late, [explorer], fresh, every)
+    assert (found is not None and found["how"] == "replays" and found["copied"] == explorer.attempt_id) == enough(own)
+    # A short start proves nothing; a long one, extended, does.
+    for cut, copies in ((3, enough(own[:-3])), (len(own) - 1, False)):
+        explorer, late = lines_of(deck_seed, (own[: len(own) - cut], 1, False), (own, 2, True))
+        found = linking.judge_fresh(deck_seed, late, [explorer], fresh, every)
+        assert (found is not None and found["how"] == "extends") == copies
     # An established player played it first: it is theirs, the newcomer only came after.
     first, explorer, late = lines_of(deck_seed, (own, 3, True), (own, 1, True), (own, 2, True))
-    assert linking.judge_fresh(deck_seed, late, [first, explorer], fresh) is None
+    assert linking.judge_fresh(deck_seed, late, [first, explorer], fresh, every) is None
+
+
+def test_the_habits_a_player_keeps_are_those_of_most_of_its_days():
+    seeds = [f"linking-day-{i}" for i in range(6)]
+    leftmost = "memory, else likeliest, ties leftmost"
+    kept = [(seed, linking.habit_lines(seed)[leftmost]) for seed in seeds]
+    assert leftmost in linking.kept_habits(kept)
+    assert linking.kept_habits(kept[: linking.FRESH_DAYS - 1]) is None  # too new to tell
+    # Half of the days are enough; fewer are not (the other days: the lowest rank, always).
+    lowest = "always the lowest"
+    for days_kept, keeps in ((3, True), (2, False)):
+        mixed = kept[:days_kept] + [(seed, linking.habit_lines(seed)[lowest]) for seed in seeds[days_kept:]]
+        assert (leftmost in linking.kept_habits(mixed)) == keeps
+
+
+def test_an_established_player_of_a_habit_is_not_held_and_one_who_switches_to_it_is(monkeypatch):
+    # A deal on which a habit's line wins with enough choices to be a copy (found among
+    # a bounded list of seeds, then given to today's challenge).
+    for i in range(200):
+        deal = f"linking-habit-{i}"
+        winning = [
+            (name, line)
+            for name, line in linking.habit_lines(deal).items()
+            if ENGINE.outcome(ENGINE.replay({"seed": deal}, list(line))).score > 1000
+            and sum(linking.choices_along(deal, line)) >= linking.COPY_MIN_CHOICES
+        ]
+        if winning:
+            break
+    else:
+        raise AssertionError("no habit's line wins on 200 deals")
+    name, line = winning[0]
+    challenge = services.challenge_for_day(day=days.today())
+    type(challenge).objects.filter(pk=challenge.pk).update(seed=deal)
+    Account("Newcomer", address="203.0.113.50").play(line)
+    keeper = established(Account("Keeper", address="198.51.100.50"), habit=name)
+    keeper.play(line)
+    assert not keeper.result.held and not keeper.result.linked_accounts
+    switcher = established(Account("Switcher", address="100.64.5.5"))
+    switcher.play(line)
+    evidence = held_as_fresh_copy(switcher)
+    assert evidence["copied"] == Attempt.objects.get(player__name="Newcomer").pk
