@@ -1,5 +1,6 @@
 """Linked accounts: throwaway players who map the day's deal for a main account that then
-plays it knowing the cards (docs/fairplay.md, "Linked accounts").
+plays it knowing the cards (docs/fairplay.md, "Linked accounts" and "Linked accounts across
+networks").
 
 **Ties** put accounts in one group on a day, by equal keyed hashes (challenges/origins.py):
 - ``address``: their ranked games of the day started from one address;
@@ -43,7 +44,9 @@ before it finished. Precisely, the copied line E is another player's game of the
   main that replays whichever habit's line its throwaways found best keeps none.
 No score is compared: a better game of the fresh accounts does not clear the copy. The read
 is one query on the copy's first asks (the day's ranked games that begin as it does, up to
-its COPY_MIN_CHOICES-th choice), then those players' ranked days before it.
+its COPY_MIN_CHOICES-th choice), then those players' ranked days before it. It filters the
+day's rows on their asks, so it grows with the day: a stored key of a line's start would
+make it one index lookup (docs/reports/linking-2026-12-05-9c67c37.md).
 """
 
 from __future__ import annotations
