@@ -322,17 +322,15 @@ def judge_fresh(
     }
 
 
-def copies_fresh(attempt: Attempt, late: Line) -> dict[str, Any] | None:
+def copies_fresh(attempt: Attempt, late: Line, habits: list[tuple[str, ...]]) -> dict[str, Any] | None:
     """At verification: ``judge_fresh`` on the day's ranked games that begin as ``late``
-    does, up to its COPY_MIN_CHOICES-th choice (every line it could copy begins so)."""
+    does, up to its COPY_MIN_CHOICES-th choice (every line it could copy begins so);
+    ``habits``: ``exempt_lines`` for its player."""
     seed = attempt.challenge.seed
     choices = choices_along(seed, late.moves)
     asked_with_choice = [index for index, chosen in enumerate(choices) if chosen]
     if len(asked_with_choice) < COPY_MIN_CHOICES:
         return None
-    habits = exempt_lines(seed, own_habits(late.player_id, attempt.challenge.date))
-    if habit_start(late.moves, habits):
-        return None  # before any query: the most shared lines are habits'
     begins = {f"moves__{i}": rank for i, rank in enumerate(late.moves[: asked_with_choice[COPY_MIN_CHOICES - 1] + 1])}
     rows = (
         Attempt.objects.filter(challenge_id=attempt.challenge_id, ranked=True, started_at__lt=late.done_at, **begins)
@@ -401,17 +399,21 @@ def day_lines(challenge_id: int, player_ids: Iterable[int]) -> list[Line]:
 def assess(attempt: Attempt, score: int) -> dict[str, Any] | None:
     """At verification: the evidence that this ranked game copies a line its linked
     accounts explored (``judge``), or a line fresh accounts played first
-    (``copies_fresh``), or None. Only a winning game costs any query."""
+    (``copies_fresh``), or None. Only a winning game costs any query; the line of a habit
+    its player keeps (``own_habits``), none but that one."""
     if not attempt.ranked or score <= WON or attempt.finished_at is None:
         return None
     late = Line(attempt.pk, attempt.player_id, tuple(attempt.moves), attempt.finished_at, True, score)
+    habits = exempt_lines(attempt.challenge.seed, own_habits(attempt.player_id, attempt.challenge.date))
+    if habit_start(late.moves, habits):
+        return None  # the line of a habit its player keeps: nobody's copy, under either rule
     ties = ties_of(attempt)
     if ties:
         earlier = [line for line in day_lines(attempt.challenge_id, ties) if line.done_at < attempt.finished_at]
         link = judge(attempt.challenge.seed, late, earlier, ties)
         if link is not None:
             return link
-    return copies_fresh(attempt, late)
+    return copies_fresh(attempt, late, habits)
 
 
 # --- the day's groups (the review queue, the fairplay command) ------------------------

@@ -530,9 +530,10 @@ def test_the_habits_a_player_keeps_are_those_of_most_of_its_days():
         assert (leftmost in linking.kept_habits(mixed)) == keeps
 
 
-def test_an_established_player_of_a_habit_is_not_held_and_one_who_switches_to_it_is(monkeypatch):
-    # A deal on which a habit's line wins with enough choices to be a copy (found among
-    # a bounded list of seeds, then given to today's challenge).
+@pytest.fixture
+def habit_deal() -> tuple[str, tuple[str, ...]]:
+    """Today's deal made one on which a habit's line wins with enough choices to be a copy
+    (the first of a bounded list of seeds): (the habit, its line)."""
     for i in range(200):
         deal = f"linking-habit-{i}"
         winning = [
@@ -542,12 +543,14 @@ def test_an_established_player_of_a_habit_is_not_held_and_one_who_switches_to_it
             and sum(linking.choices_along(deal, line)) >= linking.COPY_MIN_CHOICES
         ]
         if winning:
-            break
-    else:
-        raise AssertionError("no habit's line wins on 200 deals")
-    name, line = winning[0]
-    challenge = services.challenge_for_day(day=days.today())
-    type(challenge).objects.filter(pk=challenge.pk).update(seed=deal)
+            challenge = services.challenge_for_day(day=days.today())
+            type(challenge).objects.filter(pk=challenge.pk).update(seed=deal)
+            return winning[0]
+    raise AssertionError("no habit's line wins on 200 deals")
+
+
+def test_an_established_player_of_a_habit_is_not_held_and_one_who_switches_to_it_is(habit_deal):
+    name, line = habit_deal
     Account("Newcomer", address="203.0.113.50").play(line)
     keeper = established(Account("Keeper", address="198.51.100.50"), habit=name)
     keeper.play(line)
@@ -556,3 +559,22 @@ def test_an_established_player_of_a_habit_is_not_held_and_one_who_switches_to_it
     switcher.play(line)
     evidence = held_as_fresh_copy(switcher)
     assert evidence["copied"] == Attempt.objects.get(player__name="Newcomer").pk
+
+
+def test_relatives_who_keep_one_habit_are_not_flagged_on_one_address(habit_deal):
+    # Mum and Kai keep the habit and play its line; Dad plays a line of his own, scoring no
+    # more. The tie (one address) and two lines explored are there: the kept habit clears
+    # them. Lea, who keeps no habit, playing that line last is flagged as before.
+    name, line = habit_deal
+    rng = random.Random(11)
+    dad_line = next(
+        other for other in (random_line(rng) for _ in range(500)) if other != line and score(other) <= score(line)
+    )
+    mum = established(Account("Mum", address="192.0.2.60"), habit=name)
+    dad = established(Account("Dad", address="192.0.2.60"))
+    kai = established(Account("Kai", address="192.0.2.60"), habit=name)
+    lea = established(Account("Lea", address="192.0.2.60"))
+    for account, played in ((mum, line), (dad, dad_line), (kai, line), (lea, line)):
+        account.play(played)
+    assert not any(a.result.linked_accounts or a.result.held for a in (mum, dad, kai))
+    assert lea.result.held and lea.result.link_evidence["rule"] == "ties"
