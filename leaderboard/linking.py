@@ -322,10 +322,10 @@ def judge_fresh(
     }
 
 
-def copies_fresh(attempt: Attempt, late: Line, habits: list[tuple[str, ...]]) -> dict[str, Any] | None:
+def copies_fresh(attempt: Attempt, late: Line, habits: list[tuple[str, ...]] | None = None) -> dict[str, Any] | None:
     """At verification: ``judge_fresh`` on the day's ranked games that begin as ``late``
     does, up to its COPY_MIN_CHOICES-th choice (every line it could copy begins so);
-    ``habits``: ``exempt_lines`` for its player."""
+    ``habits``: ``exempt_lines`` for its player, read here if not given."""
     seed = attempt.challenge.seed
     choices = choices_along(seed, late.moves)
     asked_with_choice = [index for index, chosen in enumerate(choices) if chosen]
@@ -345,6 +345,8 @@ def copies_fresh(attempt: Attempt, late: Line, habits: list[tuple[str, ...]]) ->
     ]
     if not earlier:
         return None
+    if habits is None:
+        habits = exempt_lines(seed, own_habits(late.player_id, attempt.challenge.date))
     fresh = fresh_players(attempt.challenge.date, {line.player_id for line in earlier})
     return judge_fresh(seed, late, earlier, fresh, habits, choices)
 
@@ -399,14 +401,16 @@ def day_lines(challenge_id: int, player_ids: Iterable[int]) -> list[Line]:
 def assess(attempt: Attempt, score: int) -> dict[str, Any] | None:
     """At verification: the evidence that this ranked game copies a line its linked
     accounts explored (``judge``), or a line fresh accounts played first
-    (``copies_fresh``), or None. Only a winning game costs any query; the line of a habit
-    its player keeps (``own_habits``), none but that one."""
+    (``copies_fresh``), or None. Only a winning game costs any query; a habit's line, one
+    for its player's last days (``own_habits``) first."""
     if not attempt.ranked or score <= WON or attempt.finished_at is None:
         return None
     late = Line(attempt.pk, attempt.player_id, tuple(attempt.moves), attempt.finished_at, True, score)
-    habits = exempt_lines(attempt.challenge.seed, own_habits(attempt.player_id, attempt.challenge.date))
-    if habit_start(late.moves, habits):
-        return None  # the line of a habit its player keeps: nobody's copy, under either rule
+    habits = None  # the player's (``exempt_lines``), read only when a habit's line is in play
+    if habit_start(late.moves, habit_lines(attempt.challenge.seed).values()):
+        habits = exempt_lines(attempt.challenge.seed, own_habits(attempt.player_id, attempt.challenge.date))
+        if habit_start(late.moves, habits):
+            return None  # the line of a habit its player keeps: nobody's copy, under either rule
     ties = ties_of(attempt)
     if ties:
         earlier = [line for line in day_lines(attempt.challenge_id, ties) if line.done_at < attempt.finished_at]
