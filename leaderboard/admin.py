@@ -91,7 +91,13 @@ def times(nats: float) -> str:
 
 
 # What ties linked accounts, in words (linking.ties_of's kinds).
-TIES = {"address": "same address", "network": "same network", "device": "same device", "burst": "one burst of sign-ups"}
+TIES = {
+    "address": "same address",
+    "network": "same network",
+    "device": "same device",
+    "burst": "one burst of sign-ups",
+    "copy": "a line fresh accounts played first",
+}
 
 
 def day_state(day: dt.date, challenge: DailyChallenge | None, now: dt.datetime) -> str | None:
@@ -265,6 +271,7 @@ class AttemptAdmin(ReadOnlyAdmin):
             "flagged": sum(1 for r in rows if r["reasons"]),
             "explored": linking.EXPLORED_MIN_LINES,
             "copy_min": linking.COPY_MIN_CHOICES,
+            "fresh_days": linking.FRESH_DAYS,
             "may_review": self.has_review_permission(request),
             "opts": self.model._meta,
         }

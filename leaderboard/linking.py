@@ -1,5 +1,6 @@
 """Linked accounts: throwaway players who map the day's deal for a main account that then
-plays it knowing the cards (docs/fairplay.md, "Linked accounts").
+plays it knowing the cards (docs/fairplay.md, "Linked accounts" and "Linked accounts across
+networks").
 
 **Ties** put accounts in one group on a day, by equal keyed hashes (challenges/origins.py):
 - ``address``: their ranked games of the day started from one address;
@@ -24,25 +25,62 @@ have copied finished before it did, so their asks are in the database then. The 
 bounded: the day's ranked games sharing one of its keys (each through its partial index,
 at most CROWD + 1 rows an address or network, LINKED_READ a device or burst), then those
 players' games of the day. ``manage.py fairplay --recompute`` judges a day again.
+
+**Copies of fresh lines**, whatever the addresses (throwaways on other networks, or among a
+crowd, tie nobody): a winning game is also held when it **replays or extends** a line that
+**fresh accounts** (FRESH_DAYS: fewer ranked days before this one) played first on the day,
+before it finished. Precisely, the copied line E is another player's game of the day with
+- E's asks, all of them, are the first asks of the copy (a finished E: the copy is E; an
+  unfinished one: the copy goes on from where E stopped);
+- E holds at least COPY_MIN_CHOICES choices (a short common start proves nothing: every
+  honest player of one habit shares it);
+- E's player is fresh, and no established player's game done before E began with E's asks
+  (the line is the fresh accounts' own; a long-established player's line replayed by an
+  established player is nobody's copy);
+- the copy is not a line (and E not the start of one) that a habit the copier keeps plays
+  on the deal (``HABITS``, ``own_habits``: the habit's line on at least half of its last
+  HISTORY_DAYS ranked days; any of HABITS for a fresh copier, whose habits are unknown):
+  two honest players of one habit play one line, and the earlier may be a newcomer; a
+  main that replays whichever habit's line its throwaways found best keeps none.
+No score is compared: a better game of the fresh accounts does not clear the copy. The read
+is one query on the copy's first asks (the day's ranked games that begin as it does, up to
+its COPY_MIN_CHOICES-th choice), then those players' ranked days before it. It filters the
+day's rows on their asks, so it grows with the day: a stored key of a line's start would
+make it one index lookup (docs/reports/linking-2026-12-05-9c67c37.md).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
-from collections.abc import Iterable
+import random
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from django.db.models import Count
+
 from challenges.models import Attempt, SignUp
+from games.fairplay import players
 from games.rules.base import GameError
+from games.rules.cards import RANK_INDEX
 from games.rules.peche import ENGINE, PLAYER
+
+from .models import Result
 
 CROWD = 30
 EXPLORED_MIN_LINES = 2
 COPY_MIN_CHOICES = 8
 WON = 1000
 LINKED_READ = 200
+# Fewer ranked days than this before the day: a fresh account (a throwaway, or a newcomer).
+FRESH_DAYS = 3
+# The ranked days before this one that show a player's habits (``own_habits``).
+HISTORY_DAYS = 7
+# The games read that begin as a copy does: a cheater would need this many accounts of
+# the day, each playing that start, to push its throwaway's line out of the read.
+COPY_READ = 500
 KEYS = (("address", "client_key"), ("network", "network_key"), ("device", "browser_key"))
 
 
@@ -117,6 +155,7 @@ def judge(seed: str, late: Line, earlier: list[Line], ties: dict[int, set[str]])
         if score is not None and score > late.score:
             return None
     return {
+        "rule": "ties",
         "copied": copied.attempt_id,
         "shared_asks": asks,
         "shared_choices": chosen,
@@ -126,6 +165,191 @@ def judge(seed: str, late: Line, earlier: list[Line], ties: dict[int, set[str]])
         "earlier": sorted(line.attempt_id for line in earlier),
         "ties": sorted(ties.get(copied.player_id, ())),
     }
+
+
+# --- copies of fresh accounts' lines (whatever the ties) ---------------------------------
+
+
+def habit(order: Callable[[Sequence[str]], list[str]], memory: str) -> players.Chooser:
+    """A deterministic table-only player: the first rank of ``order`` that ``memory`` (one
+    of MEMORIES) picks. It reads the table only: ranks, what the opponent must hold, chances."""
+
+    def choose(table: players.Table, truth: players.Truth, rng: random.Random) -> str:
+        ranks = order(table.ranks())
+        if memory == "none":
+            return ranks[0]
+        known = table.known()
+        for rank in ranks:
+            if rank in known:
+                return rank
+        if memory == "known":
+            return ranks[0]
+        if memory == "unseen":
+            most = max(table.unseen(rank) for rank in ranks)
+            return next(rank for rank in ranks if table.unseen(rank) == most)
+        chances = table.chances(tuple(ranks))
+        top = max(chances)
+        return next(rank for rank, chance in zip(ranks, chances) if chance >= top - 1e-12)
+
+    return choose
+
+
+# The hand as the table shows it (the order the cards came in), and by rank.
+ORDERS: dict[str, Callable[[Sequence[str]], list[str]]] = {
+    "leftmost": list,
+    "rightmost": lambda ranks: list(reversed(ranks)),
+    "lowest": lambda ranks: sorted(ranks, key=RANK_INDEX.__getitem__),
+    "highest": lambda ranks: sorted(ranks, key=RANK_INDEX.__getitem__, reverse=True),
+}
+# What a habit remembers: nothing; the ranks the opponent is known to hold (asked for and
+# not given), else the order's first; those, else a rank with the most copies unseen; those,
+# else the likeliest rank by the table's chances.
+MEMORIES = {
+    "none": "always the {}",
+    "known": "memory, else the {}",
+    "unseen": "memory, else most unseen, ties {}",
+    "likeliest": "memory, else likeliest, ties {}",
+}
+# Habits that honest players share: each plays one line on a deal, whoever plays it, and
+# copying that line gains nothing anyone could not play.
+HABITS: dict[str, players.Chooser] = {
+    words.format(name): habit(order, memory) for memory, words in MEMORIES.items() for name, order in ORDERS.items()
+}
+
+
+@lru_cache(maxsize=16)
+def habit_lines(seed: str) -> dict[str, tuple[str, ...]]:
+    """The line each of HABITS plays on the deal, by name (kept for a day's verifications
+    and the days before it that ``own_habits`` reads)."""
+    lines = {}
+    deck = ENGINE.new(seed=seed).deck
+    for name, choose in HABITS.items():
+        moves, _, _ = players.play(deck, choose, random.Random(0))  # deterministic: no draw is made
+        lines[name] = tuple(moves)
+    return lines
+
+
+def habit_start(line: tuple[str, ...], habits: Iterable[tuple[str, ...]]) -> bool:
+    """Whether ``line`` is one of ``habits``' lines or the start of one."""
+    return any(habit[: len(line)] == line for habit in habits)
+
+
+def own_habits(player_id: int, day: dt.date) -> set[str] | None:
+    """``kept_habits`` of a player's last HISTORY_DAYS ranked days before ``day`` (a
+    disqualified day does not count)."""
+    played = Attempt.objects.filter(
+        player_id=player_id, ranked=True, challenge__date__lt=day, result__disqualified=False
+    ).order_by("-challenge__date")
+    return kept_habits(
+        [(seed, tuple(moves)) for seed, moves in played.values_list("challenge__seed", "moves")[:HISTORY_DAYS]]
+    )
+
+
+def kept_habits(played: list[tuple[str, tuple[str, ...]]]) -> set[str] | None:
+    """The habits a player keeps, from its (seed, moves) of earlier days: those of HABITS
+    whose line it played on at least half of them; None for a fresh player (fewer than
+    FRESH_DAYS), whose habits nobody knows yet."""
+    if len(played) < FRESH_DAYS:
+        return None
+    kept: Counter[str] = Counter()
+    for seed, moves in played:
+        kept.update(name for name, line in habit_lines(seed).items() if line == moves)
+    return {name for name, days in kept.items() if 2 * days >= len(played)}
+
+
+def exempt_lines(seed: str, habits: set[str] | None) -> list[tuple[str, ...]]:
+    """The habits' lines of the deal that are nobody's copy for a player of ``habits``
+    (``own_habits``): every known habit's for a fresh player, else only its own."""
+    return [line for name, line in habit_lines(seed).items() if habits is None or name in habits]
+
+
+def fresh_players(day: dt.date, player_ids: Iterable[int]) -> set[int]:
+    """Those of ``player_ids`` with fewer than FRESH_DAYS ranked days before ``day`` (a
+    disqualified day does not count)."""
+    ids = set(player_ids)
+    days = dict(
+        Attempt.objects.filter(player_id__in=ids, ranked=True, challenge__date__lt=day, result__disqualified=False)
+        .values("player_id")
+        .annotate(days=Count("pk"))
+        .values_list("player_id", "days")
+    )
+    return {player_id for player_id in ids if days.get(player_id, 0) < FRESH_DAYS}
+
+
+def judge_fresh(
+    seed: str,
+    late: Line,
+    earlier: list[Line],
+    fresh: set[int],
+    habits: list[tuple[str, ...]],
+    choices: list[bool] | None = None,
+) -> dict[str, Any] | None:
+    """The evidence that ``late`` replays or extends a line that fresh accounts played
+    first (the module's docstring), or None. ``earlier``: games of the day done before
+    ``late`` (at least every one that begins as it does); ``fresh``: their fresh players;
+    ``habits``: the lines that are nobody's copy for ``late``'s player (``exempt_lines``)."""
+    choices = choices_along(seed, late.moves) if choices is None else choices
+    if habit_start(late.moves, habits):
+        return None
+    earlier = [line for line in earlier if line.player_id != late.player_id and line.done_at < late.done_at]
+    found: Line | None = None
+    for line in earlier:
+        n = len(line.moves)
+        if (
+            line.player_id not in fresh
+            or late.moves[:n] != line.moves
+            or sum(choices[:n]) < COPY_MIN_CHOICES
+            or habit_start(line.moves, habits)
+            or (found is not None and (len(found.moves), found.done_at) >= (n, line.done_at))
+        ):
+            continue
+        # First played by an established player: the line is theirs, not the fresh accounts'.
+        if any(o.player_id not in fresh and o.done_at < line.done_at and o.moves[:n] == line.moves for o in earlier):
+            continue
+        found = line
+    if found is None:
+        return None
+    n = len(found.moves)
+    explored = {line.moves for line in earlier if line.player_id in fresh}
+    return {
+        "rule": "fresh",
+        "copied": found.attempt_id,
+        "shared_asks": n,
+        "shared_choices": sum(choices[:n]),
+        "how": "replays" if late.moves == found.moves else "extends",
+        "lines": len(explored),
+        "earlier": sorted(line.attempt_id for line in earlier if line.player_id in fresh),
+        "ties": ["copy"],  # nothing but the line: day_groups puts the two games in one group
+    }
+
+
+def copies_fresh(attempt: Attempt, late: Line, habits: list[tuple[str, ...]] | None = None) -> dict[str, Any] | None:
+    """At verification: ``judge_fresh`` on the day's ranked games that begin as ``late``
+    does, up to its COPY_MIN_CHOICES-th choice (every line it could copy begins so);
+    ``habits``: ``exempt_lines`` for its player, read here if not given."""
+    seed = attempt.challenge.seed
+    choices = choices_along(seed, late.moves)
+    asked_with_choice = [index for index, chosen in enumerate(choices) if chosen]
+    if len(asked_with_choice) < COPY_MIN_CHOICES:
+        return None
+    begins = {f"moves__{i}": rank for i, rank in enumerate(late.moves[: asked_with_choice[COPY_MIN_CHOICES - 1] + 1])}
+    rows = (
+        Attempt.objects.filter(challenge_id=attempt.challenge_id, ranked=True, started_at__lt=late.done_at, **begins)
+        .exclude(player_id=late.player_id)
+        .order_by("started_at")
+    )
+    earlier = [
+        Line(pk, player_id, tuple(moves), finished_at or started_at, finished_at is not None, score)
+        for pk, player_id, moves, finished_at, started_at, score in rows.values_list(
+            "pk", "player_id", "moves", "finished_at", "started_at", "result__score"
+        )[:COPY_READ]
+    ]
+    if not earlier:
+        return None
+    if habits is None:
+        habits = exempt_lines(seed, own_habits(late.player_id, attempt.challenge.date))
+    fresh = fresh_players(attempt.challenge.date, {line.player_id for line in earlier})
+    return judge_fresh(seed, late, earlier, fresh, habits, choices)
 
 
 # --- ties of one game (at verification: bounded, indexed reads) -----------------------
@@ -177,16 +401,24 @@ def day_lines(challenge_id: int, player_ids: Iterable[int]) -> list[Line]:
 
 def assess(attempt: Attempt, score: int) -> dict[str, Any] | None:
     """At verification: the evidence that this ranked game copies a line its linked
-    accounts explored (``judge``), or None. Only a winning game costs any query."""
+    accounts explored (``judge``), or a line fresh accounts played first
+    (``copies_fresh``), or None. Only a winning game costs any query; a habit's line, one
+    for its player's last days (``own_habits``) first."""
     if not attempt.ranked or score <= WON or attempt.finished_at is None:
         return None
-    ties = ties_of(attempt)
-    if not ties:
-        return None
-    seed = attempt.challenge.seed
     late = Line(attempt.pk, attempt.player_id, tuple(attempt.moves), attempt.finished_at, True, score)
-    earlier = [line for line in day_lines(attempt.challenge_id, ties) if line.done_at < attempt.finished_at]
-    return judge(seed, late, earlier, ties)
+    habits = None  # the player's (``exempt_lines``), read only when a habit's line is in play
+    if habit_start(late.moves, habit_lines(attempt.challenge.seed).values()):
+        habits = exempt_lines(attempt.challenge.seed, own_habits(attempt.player_id, attempt.challenge.date))
+        if habit_start(late.moves, habits):
+            return None  # the line of a habit its player keeps: nobody's copy, under either rule
+    ties = ties_of(attempt)
+    if ties:
+        earlier = [line for line in day_lines(attempt.challenge_id, ties) if line.done_at < attempt.finished_at]
+        link = judge(attempt.challenge.seed, late, earlier, ties)
+        if link is not None:
+            return link
+    return copies_fresh(attempt, late, habits)
 
 
 # --- the day's groups (the review queue, the fairplay command) ------------------------
@@ -201,7 +433,8 @@ class Group:
 
 def day_groups(challenge_id: int) -> dict[int, Group]:
     """Every group of tied players of the day (two players or more), by attempt id: the same
-    ties as ``ties_of``, joined (a tie of a tie is in the group too)."""
+    ties as ``ties_of``, and a held copy of a fresh line with the game it copied (``copy``),
+    joined (a tie of a tie is in the group too)."""
     games = list(
         Attempt.objects.filter(challenge_id=challenge_id, ranked=True).values_list(
             "pk", "player_id", "client_key", "network_key", "browser_key"
@@ -226,6 +459,11 @@ def day_groups(challenge_id: int) -> dict[int, Group]:
             if node[1] not in ("", None):
                 holders[node].add(pk)
     parent = {pk: pk for pk, *_ in games}
+    # A copy of fresh accounts' line (``judge_fresh``) ties the copy to the game it copied.
+    copies = Result.objects.filter(challenge_id=challenge_id, ranked=True, linked_accounts=True)
+    for pk, evidence in copies.values_list("attempt_id", "link_evidence"):
+        if evidence and evidence.get("rule") == "fresh":
+            holders[("copy", pk)] |= {pk, evidence["copied"]} & parent.keys()
 
     def root(pk: int) -> int:
         while parent[pk] != pk:

@@ -8,6 +8,7 @@ it. A family on one address, each playing its own game, is grouped and not flagg
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import random
@@ -20,7 +21,7 @@ from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from challenges import days, services
-from challenges.models import Attempt, SignUp
+from challenges.models import Attempt, Player, SignUp
 from games import fairplay
 from games.rules.peche import ENGINE, outcome_of
 from leaderboard import linking, rank_index, selectors
@@ -123,7 +124,9 @@ class Account:
 
     @property
     def result(self) -> Result:
-        return Result.objects.select_related("challenge").get(attempt__player__name=self.name)
+        return Result.objects.select_related("challenge").get(
+            attempt__player__name=self.name, challenge__date=days.today()
+        )
 
 
 def fairplay_lines() -> dict[str, dict]:
@@ -323,3 +326,255 @@ def test_a_burst_of_sign_ups_from_one_network_links_them():
     lines = fairplay_lines()
     assert lines["Main"]["group"] == lines["Scout 0"]["group"] is not None
     assert lines["Neighbour 0"]["group"] is None and lines["Main"]["reasons"] == ["linked_accounts"]
+
+
+# --- copies of fresh accounts' lines, whatever the addresses ---------------------------------
+
+
+def established(account: Account, habit: str | None = None) -> Account:
+    """Give the account ranked results on linking.FRESH_DAYS earlier days (as the worker
+    writes them): no throwaway. Each a random game, or the line of ``habit``
+    (linking.HABITS) on that day's deal: a player who keeps that habit."""
+    player = Player.objects.get(name=account.name)
+    rng = random.Random(account.name)
+    for back in range(1, linking.FRESH_DAYS + 1):
+        challenge = services.challenge_for_day(day=days.today() - dt.timedelta(days=back))
+        state, moves = ENGINE.new(seed=challenge.seed), []
+        while not state.over:
+            moves.append(
+                linking.habit_lines(challenge.seed)[habit][len(moves)] if habit else rng.choice(sorted(state.hands[0]))
+            )
+            ENGINE.apply(state, moves[-1])
+        outcome = outcome_of(state)
+        finished = challenge.closes_at - dt.timedelta(hours=2)
+        attempt = Attempt.objects.create(
+            player=player, challenge=challenge, ranked=True, moves=moves, status="verified", finished_at=finished
+        )
+        Result.objects.create(
+            attempt=attempt,
+            challenge=challenge,
+            player=player,
+            ranked=True,
+            score=outcome.score,
+            player_pairs=outcome.counts[0],
+            opponent_pairs=outcome.counts[1],
+            asks=outcome.asks[0],
+            finished_at=finished,
+        )
+    return account
+
+
+def winning_lines(count: int, rng_seed: int = 39) -> list[tuple[str, ...]]:
+    """``count`` different random lines of today's deal that win and pass the detector, best
+    first, each scoring less than the one before (bounded, as ``mapping``)."""
+    rng, found = random.Random(rng_seed), {}
+    for _ in range(3000):
+        line = random_line(rng)
+        if line not in found and score(line) > 1000 and score(line) not in found.values() and quiet(line):
+            found[line] = score(line)
+        if len(found) == count:
+            return sorted(found, key=found.get, reverse=True)
+    raise AssertionError(f"no {count} winning lines of different scores on today's deal")
+
+
+def held_as_fresh_copy(account: Account, copied: Account | None = None) -> dict:
+    result = account.result
+    assert result.linked_accounts and result.held and not result.flagged and not result.indexed
+    evidence = result.link_evidence
+    assert evidence["rule"] == "fresh"
+    if copied is not None:
+        assert evidence["copied"] == copied.result.attempt_id
+    return evidence
+
+
+def test_throwaways_in_another_network_map_the_deal_for_an_established_main():
+    others, best = mapping(6)
+    scouts = [Account(f"Scout {i}", address="203.0.113.5") for i in range(6)]
+    for account, line in zip(scouts, [*others[:2], best, *others[2:]]):
+        account.play(line)
+    main = established(Account("Main", address="198.51.100.9"))
+    main.play(best)
+    evidence = held_as_fresh_copy(main, scouts[2])
+    # Nothing ties them: only the line does.
+    assert evidence["how"] == "replays" and evidence["ties"] == ["copy"]
+    assert not any(a.result.held for a in scouts)
+
+
+def test_throwaways_each_on_its_own_network_and_an_unfinished_line_extended(reviewer):
+    others, best = mapping(24)
+    scouts = [Account(f"Scout {i}", address=f"10.{i}.7.7") for i in range(24)]
+    # The winning line is left two thirds played; the main plays it on from there.
+    scouts[0].play(best, stop_after=2 * len(best) // 3)
+    for account, line in zip(scouts[1:], others):
+        account.play(line)
+    main = established(Account("Main", address="10.99.7.7"))
+    main.play(best)
+    evidence = held_as_fresh_copy(main)
+    assert evidence["how"] == "extends" and evidence["ties"] == ["copy"]
+    assert evidence["copied"] == Attempt.objects.get(player__name="Scout 0").pk
+    # The reviewer sees the copy and the unfinished game it copied as one group.
+    late = main.result.attempt_id
+    group = linking.day_groups(main.result.challenge_id)[late]
+    assert group.attempts == sorted([late, evidence["copied"]]) and group.ties[late] == {"copy"}
+    assert fairplay_lines()["Main"]["reasons"] == ["linked_accounts"]
+    page = reviewer.get(f"/admin/challenges/attempt/review/?date={days.today().isoformat()}").content.decode()
+    assert "a line fresh accounts played first" in page and page.count('name="group"') == 1
+    reviewer.post(
+        "/admin/challenges/attempt/review/decide/",
+        {"group": group.id, "members": ",".join(map(str, group.attempts)), "decision": "disqualify", "reason": "copy"},
+    )
+    assert main.result.disqualified and main.result.review_reason == "copy"
+
+
+def test_a_crowd_in_the_mains_own_network_ties_nobody_and_the_copy_is_held():
+    others, best = mapping(30)
+    # 30 throwaways and the main, 31 players of the day in one /24: a crowd, which ties nobody.
+    scouts = [Account(f"Scout {i}", address=f"192.0.2.{i + 1}") for i in range(30)]
+    for account, line in zip(scouts, [best, *others]):
+        account.play(line)
+    main = established(Account("Main", address="192.0.2.200"))
+    main.play(best)
+    assert linking.ties_of(main.result.attempt) == {}
+    assert held_as_fresh_copy(main, scouts[0])["how"] == "replays"
+
+
+def test_the_second_best_line_copied_from_the_throwaways_own_address_is_held():
+    best, second, *rest = winning_lines(3)
+    scouts = [Account(f"Scout {i}", address="203.0.113.77") for i in range(3)]
+    for account, line in zip(scouts, [second, best, rest[0]]):
+        account.play(line)
+    main = established(Account("Main", address="203.0.113.77"))
+    main.play(second)
+    # A scout's game scored more: that does not clear a copy of fresh accounts' line.
+    assert scouts[1].result.score > main.result.score
+    assert held_as_fresh_copy(main, scouts[0])["how"] == "replays"
+
+
+def test_an_established_players_line_replayed_by_another_established_player_is_not_held():
+    (line,) = winning_lines(1, rng_seed=5)
+    first = established(Account("Ada", address="198.51.100.1"))
+    first.play(line)
+    # A newcomer plays it too, after Ada: the line is Ada's, not the newcomer's.
+    Account("Newcomer", address="203.0.113.1").play(line)
+    later = established(Account("Bea", address="100.64.0.1"))
+    later.play(line)
+    assert not any(Result.objects.filter(linked_accounts=True).values_list("attempt__player__name", flat=True))
+    assert not later.result.held
+
+
+# --- what a copy is: the rule on lines ------------------------------------------------------
+
+
+def lines_of(seed_text: str, *lines: tuple[tuple[str, ...], int, bool]) -> list[linking.Line]:
+    """Games of the day in order of their finish: (moves, player, finished)."""
+    start = dt.datetime(2026, 12, 4, 8, tzinfo=dt.UTC)
+    return [
+        linking.Line(pk, player, moves, start + dt.timedelta(minutes=pk), done, None)
+        for pk, (moves, player, done) in enumerate(lines, start=1)
+    ]
+
+
+@pytest.mark.parametrize("deck_seed", ["linking-a", "linking-b", "linking-c"])
+def test_players_of_one_habit_are_not_linked_and_a_line_of_its_own_is(deck_seed):
+    habits = linking.habit_lines(deck_seed)
+    every = linking.exempt_lines(deck_seed, None)  # a fresh copier's: any habit may be its own
+    rng = random.Random(deck_seed)
+    own = None
+    while own is None or linking.habit_start(own, every):
+        state, moves = ENGINE.new(seed=deck_seed), []
+        while not state.over:
+            moves.append(rng.choice(sorted(state.hands[0])))
+            ENGINE.apply(state, moves[-1])
+        own = tuple(moves)
+    fresh = {1}
+
+    def enough(line) -> bool:
+        return sum(linking.choices_along(deck_seed, line)) >= linking.COPY_MIN_CHOICES
+
+    # A newcomer (player 1) plays the line first, another player (2) after.
+    for name, line in habits.items():
+        explorer, late = lines_of(deck_seed, (line, 1, True), (line, 2, True))
+        # The later one keeps that habit, or is new (its habits unknown): no copy.
+        for kept in (linking.exempt_lines(deck_seed, {name}), every):
+            assert linking.judge_fresh(deck_seed, late, [explorer], fresh, kept) is None, name
+        # A player who keeps no habit replaying it (a main picking the habit whose line its
+        # throwaways found best) copies, as of any line.
+        found = linking.judge_fresh(deck_seed, late, [explorer], fresh, [])
+        assert (found is not None) == enough(line), name
+        # A start of the habit's line, then the habit's whole line by one who keeps it.
+        explorer, late = lines_of(deck_seed, (line[: len(line) // 2], 1, False), (line, 2, True))
+        assert linking.judge_fresh(deck_seed, late, [explorer], fresh, linking.exempt_lines(deck_seed, {name})) is None
+    explorer, late = lines_of(deck_seed, (own, 1, True), (own, 2, True))
+    found = linking.judge_fresh(deck_seed, late, [explorer], fresh, every)
+    assert (found is not None and found["how"] == "replays" and found["copied"] == explorer.attempt_id) == enough(own)
+    # A short start proves nothing; a long one, extended, does.
+    for cut, copies in ((3, enough(own[:-3])), (len(own) - 1, False)):
+        explorer, late = lines_of(deck_seed, (own[: len(own) - cut], 1, False), (own, 2, True))
+        found = linking.judge_fresh(deck_seed, late, [explorer], fresh, every)
+        assert (found is not None and found["how"] == "extends") == copies
+    # An established player played it first: it is theirs, the newcomer only came after.
+    first, explorer, late = lines_of(deck_seed, (own, 3, True), (own, 1, True), (own, 2, True))
+    assert linking.judge_fresh(deck_seed, late, [first, explorer], fresh, every) is None
+
+
+def test_the_habits_a_player_keeps_are_those_of_most_of_its_days():
+    seeds = [f"linking-day-{i}" for i in range(6)]
+    leftmost = "memory, else likeliest, ties leftmost"
+    kept = [(seed, linking.habit_lines(seed)[leftmost]) for seed in seeds]
+    assert leftmost in linking.kept_habits(kept)
+    assert linking.kept_habits(kept[: linking.FRESH_DAYS - 1]) is None  # too new to tell
+    # Half of the days are enough; fewer are not (the other days: the lowest rank, always).
+    lowest = "always the lowest"
+    for days_kept, keeps in ((3, True), (2, False)):
+        mixed = kept[:days_kept] + [(seed, linking.habit_lines(seed)[lowest]) for seed in seeds[days_kept:]]
+        assert (leftmost in linking.kept_habits(mixed)) == keeps
+
+
+@pytest.fixture
+def habit_deal() -> tuple[str, tuple[str, ...]]:
+    """Today's deal made one on which a habit's line wins with enough choices to be a copy
+    (the first of a bounded list of seeds): (the habit, its line)."""
+    for i in range(200):
+        deal = f"linking-habit-{i}"
+        winning = [
+            (name, line)
+            for name, line in linking.habit_lines(deal).items()
+            if ENGINE.outcome(ENGINE.replay({"seed": deal}, list(line))).score > 1000
+            and sum(linking.choices_along(deal, line)) >= linking.COPY_MIN_CHOICES
+        ]
+        if winning:
+            challenge = services.challenge_for_day(day=days.today())
+            type(challenge).objects.filter(pk=challenge.pk).update(seed=deal)
+            return winning[0]
+    raise AssertionError("no habit's line wins on 200 deals")
+
+
+def test_an_established_player_of_a_habit_is_not_held_and_one_who_switches_to_it_is(habit_deal):
+    name, line = habit_deal
+    Account("Newcomer", address="203.0.113.50").play(line)
+    keeper = established(Account("Keeper", address="198.51.100.50"), habit=name)
+    keeper.play(line)
+    assert not keeper.result.held and not keeper.result.linked_accounts
+    switcher = established(Account("Switcher", address="100.64.5.5"))
+    switcher.play(line)
+    evidence = held_as_fresh_copy(switcher)
+    assert evidence["copied"] == Attempt.objects.get(player__name="Newcomer").pk
+
+
+def test_relatives_who_keep_one_habit_are_not_flagged_on_one_address(habit_deal):
+    # Mum and Kai keep the habit and play its line; Dad plays a line of his own, scoring no
+    # more. The tie (one address) and two lines explored are there: the kept habit clears
+    # them. Lea, who keeps no habit, playing that line last is flagged as before.
+    name, line = habit_deal
+    rng = random.Random(11)
+    dad_line = next(
+        other for other in (random_line(rng) for _ in range(500)) if other != line and score(other) <= score(line)
+    )
+    mum = established(Account("Mum", address="192.0.2.60"), habit=name)
+    dad = established(Account("Dad", address="192.0.2.60"))
+    kai = established(Account("Kai", address="192.0.2.60"), habit=name)
+    lea = established(Account("Lea", address="192.0.2.60"))
+    for account, played in ((mum, line), (dad, dad_line), (kai, line), (lea, line)):
+        account.play(played)
+    assert not any(a.result.linked_accounts or a.result.held for a in (mum, dad, kai))
+    assert lea.result.held and lea.result.link_evidence["rule"] == "ties"
