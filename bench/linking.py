@@ -160,7 +160,7 @@ def run(deals: int, seed_base: int) -> dict:
             best_of_habits["wins"] += score(seed, top) > linking.WON
             best_of_habits["gain"] += score(seed, top) - one
             best_of_habits["score"] += score(seed, top)
-            best_of_habits["strong"] += score(seed, lines["honest: memory, else likeliest"][0])
+            best_of_habits["strong"] += score(seed, lines["honest: greedy on chances, ties random"][0])
             best_of_habits["six"] += max(score(seed, line) for line in scouted[:6])  # the last explorers'
             others = tuple(line for line in habit_lines if line != top)
             best_of_habits["held"] += held(seed, top, top, list(history["best habit"]), others)
