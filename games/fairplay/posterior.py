@@ -38,6 +38,7 @@ fraction of the entries (docs/fairplay.md gives its cost).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 
 from games.rules.cards import RANK_INDEX, RANK_OF, RANKS
@@ -121,6 +122,24 @@ class Posterior(Observer):
                 if mine & b:
                     sums[j] += w
         return tuple(x / total for x in sums), hit / total
+
+    def sample(self, rng: random.Random) -> list[str]:
+        """The ranks of an opponent hand drawn from the posterior: an entry by its weight,
+        then which of the free ranks it holds, all alike (for an engine that plays deals
+        consistent with the table: games/analysis/). Sorted by rank; the hand's order is
+        not known."""
+        entries = list(self.belief.items())
+        u = rng.random() * sum(w for _, w in entries)
+        chosen = entries[-1][0]  # rounding can leave u just above the last weight
+        for key, w in entries:
+            u -= w
+            if u < 0:
+                chosen = key
+                break
+        held, k = chosen
+        free = [q for q in range(_R) if self.free >> q & 1]
+        ranks = [q for q in range(_R) if held >> q & 1] + rng.sample(free, k)
+        return [RANKS[q] for q in sorted(ranks)]
 
     def _keep(self, belief: dict[tuple[int, int], float]) -> None:
         total = sum(belief.values())
