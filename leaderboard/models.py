@@ -47,6 +47,13 @@ class Result(models.Model):
     # asks shared, the lines explored, the ties).
     linked_accounts = models.BooleanField(default=False, db_default=False)
     link_evidence = models.JSONField(null=True, blank=True)
+    # The week rule (services.week_assess) as decided when this game was verified, over the
+    # player's ranked games of the 7 days ending on its day: ``week_evidence`` its figures
+    # (the review queue reads them instead of judging the week again). ``week_flagged`` is
+    # also set on the player's other results of a week that a later game tipped: the whole
+    # week is held (services.holds) until a reviewer decides it.
+    week_flagged = models.BooleanField(default=False, db_default=False)
+    week_evidence = models.JSONField(null=True, blank=True)
 
     class Meta:
         indexes = [

@@ -15,7 +15,6 @@ from django.db.models import Count, Q
 
 from challenges.models import Attempt, Player
 from challenges.names import shown_name
-from games.rules import fairplay
 from games.rules.lessons import lessons as game_lessons
 
 from . import linking, rank_index
@@ -263,7 +262,25 @@ def score_histogram(*, challenge_id: int) -> list[dict]:
 
 # --- fair play ---------------------------------------------------------------------
 
-WEEK = 7
+WEEK = 7  # the days the week rule looks over (services.week_assess), the game's own included
+
+
+def week_window(result: Result):
+    """The player's ranked results of the week ending on ``result``'s day (it included)."""
+    day = result.challenge.date
+    return Result.objects.filter(
+        player_id=result.player_id,
+        ranked=True,
+        challenge__game=result.challenge.game,
+        challenge__date__range=(day - dt.timedelta(days=WEEK - 1), day),
+    )
+
+
+def week_members(result: Result) -> list[int]:
+    """The attempts of ``result``'s flagged week as a reviewer decides it: the player's
+    results of the 7 days ending on its day that the week rule marked, in date order."""
+    marked = week_window(result).filter(week_flagged=True).order_by("challenge__date", "attempt_id")
+    return list(marked.values_list("attempt_id", flat=True))
 
 
 def _queue_order(row: dict) -> tuple:
@@ -294,17 +311,6 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
     }
     if missing - shown:
         results += list(rows_read.filter(attempt_id__in=missing - shown))
-    week_start = challenge.date - dt.timedelta(days=WEEK - 1)
-    # The pooled weekly rule needs each game's evidence over the peek rates, which is not
-    # stored: the week's games are judged again from seed and asks (fairplay.assess).
-    week: dict[int, list[fairplay.GameAssessment | float]] = {}
-    for player_id, seed, moves in Result.objects.filter(
-        player_id__in={r.player_id for r in results},
-        ranked=True,
-        challenge__game=challenge.game,
-        challenge__date__range=(week_start, challenge.date),
-    ).values_list("player_id", "challenge__seed", "attempt__moves"):
-        week.setdefault(player_id, []).append(fairplay.assess(seed, list(moves)))
     by_client: dict[str, set[int]] = {}
     by_browser: dict[str, set[int]] = {}
     for player_id, client_key, browser_key in Attempt.objects.filter(challenge=challenge, ranked=True).values_list(
@@ -319,7 +325,9 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
         group = groups.get(r.attempt_id)
         same_client = by_client.get(r.attempt.client_key, set()) - {r.player_id}
         same_browser = by_browser.get(r.attempt.browser_key, set()) - {r.player_id}
-        player_week = fairplay.accumulate(week.get(r.player_id, [r.suspicion]))
+        # The week rule as decided at verification (services.week_assess); a result
+        # verified before it was stored shows its own game alone.
+        week = r.week_evidence or {"suspicion": 0.0, "games": 1}
         rows.append(
             {
                 "attempt": r.attempt_id,
@@ -330,9 +338,10 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
                 "asks": r.asks,
                 "suspicion": round(r.suspicion, 2),
                 "flagged": r.flagged,
-                "week_suspicion": round(player_week.suspicion, 2),
-                "week_games": player_week.games,
-                "week_flagged": player_week.flagged,
+                "week_suspicion": round(week["suspicion"], 2),
+                "week_games": week["games"],
+                "week_flagged": r.week_flagged,
+                "week_members": week_members(r) if r.week_flagged else [],
                 "disqualified": r.disqualified,
                 "held": r.held,
                 "cleared": r.cleared_at is not None,
@@ -347,7 +356,7 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
                     reason
                     for reason, on in (
                         ("suspicion", r.flagged),
-                        ("week", player_week.flagged),
+                        ("week", r.week_flagged),
                         ("linked_accounts", r.linked_accounts),
                     )
                     if on

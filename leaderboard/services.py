@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from typing import Any
 
 from celery import current_app
 from django.db import transaction
@@ -42,6 +43,7 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
 
     Precondition: the caller holds the attempts' row locks inside a transaction."""
     existing = {r.attempt_id: r for r in Result.objects.filter(attempt_id__in=[a.pk for a, _, _ in verified])}
+    weeks = _weeks_of([(attempt, assessment) for attempt, _, assessment in verified if assessment is not None])
     results: list[Result] = []
     for attempt, outcome, assessment in verified:
         # Judged before it is ever public: the games it could have copied finished first.
@@ -59,8 +61,15 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
             "flagged": assessment.flagged if assessment else False,
             "linked_accounts": link is not None,
             "link_evidence": link,
+            "week_evidence": weeks.get(attempt.pk),
         }
-        result = existing.get(attempt.pk) or Result(attempt=attempt)
+        previous = existing.get(attempt.pk)
+        # A re-verify never lowers a week's flag: a week another game tipped is released by a
+        # reviewer's decision, not by judging one of its games again.
+        values["week_flagged"] = bool(weeks.get(attempt.pk, {}).get("flagged")) or (
+            previous is not None and previous.week_flagged
+        )
+        result = previous or Result(attempt=attempt)
         for name, value in values.items():
             setattr(result, name, value)
         results.append(result)
@@ -87,14 +96,74 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
     pending = [r.pk for day in by_day.values() for r in day if not r.indexed]
     if pending:
         transaction.on_commit(lambda: index_results(pending))
-    if unranked:
-        transaction.on_commit(lambda: _unindex(unranked))
+    # A game that tips its week holds the player's other results of that week at once.
+    unranked_ids = [(r.challenge_id, r.attempt_id) for r in unranked]
+    for result in results:
+        if weeks.get(result.attempt_id, {}).get("flagged"):
+            unranked_ids += week_hold(result)
+    if unranked_ids:
+        transaction.on_commit(lambda: _unindex(unranked_ids))
     return results
+
+
+# --- the week rule ---------------------------------------------------------------------
+
+
+def week_assess(games: list[Any]) -> dict[str, Any]:
+    """The week rule of the fair-play detector over one player's ranked games of a week,
+    each a game's assessment or its ``(seed, moves)`` to assess: the one place the site
+    calls it. Returns what it decided as Result.week_evidence stores it: ``flagged``,
+    ``suspicion`` (the week's figure), ``games``, and the rule's other figures."""
+    assessed = [g if isinstance(g, fairplay.GameAssessment) else fairplay.assess(g[0], list(g[1])) for g in games]
+    return fairplay.accumulate(assessed).as_dict()
+
+
+def _weeks_of(games: list[tuple[Any, Any]]) -> dict[int, dict[str, Any]]:
+    """The week rule for each ranked ``(attempt, its assessment)``: its player's other
+    ranked games of the 7 days ending on its day, read in one query, and this one."""
+    if not games:
+        return {}
+    dates = [attempt.challenge.date for attempt, _ in games]
+    others = Result.objects.filter(
+        player_id__in={attempt.player_id for attempt, _ in games},
+        ranked=True,
+        challenge__date__range=(min(dates) - dt.timedelta(days=selectors.WEEK - 1), max(dates)),
+    ).exclude(attempt_id__in=[attempt.pk for attempt, _ in games])
+    rows = list(
+        others.values_list("player_id", "challenge__game", "challenge__date", "challenge__seed", "attempt__moves")
+    )
+    weeks: dict[int, dict[str, Any]] = {}
+    for attempt, assessment in games:
+        day, first = attempt.challenge.date, attempt.challenge.date - dt.timedelta(days=selectors.WEEK - 1)
+        week = [
+            (seed, moves)
+            for player_id, game, date, seed, moves in rows
+            if player_id == attempt.player_id and game == attempt.challenge.game and first <= date <= day
+        ]
+        weeks[attempt.pk] = week_assess([*week, assessment])
+    return weeks
+
+
+def week_hold(result: Result) -> list[tuple[int, int]]:
+    """``result`` tipped its week: mark the player's other results of that week and hold
+    those ``holds`` would (a result a reviewer cleared stays ranked; a disqualified one is
+    decided already). Conditional updates, as ``rehold``: a decision taken meanwhile is not
+    overwritten. Returns the (challenge, attempt) of those newly held, to take out of the
+    rank index once committed. Idempotent: a second call finds nothing new to hold."""
+    others = selectors.week_window(result).exclude(pk=result.pk)
+    Result.objects.filter(pk__in=others.filter(week_flagged=False).values("pk")).update(week_flagged=True)
+    to_hold = others.filter(held=False, cleared_at__isnull=True, disqualified=False)
+    newly_held = list(to_hold.values_list("pk", "challenge_id", "attempt_id"))
+    Result.objects.filter(pk__in=[pk for pk, _, _ in newly_held], held=False).update(held=True, indexed=False)
+    if newly_held:
+        log.info("week held player=%s by attempt=%s results=%s", result.player_id, result.attempt_id, len(newly_held))
+    return [(day, attempt_id) for _, day, attempt_id in newly_held]
 
 
 def holds(result: Result) -> bool:
     """Held until reviewed: a ranked result the detector flags (or linking flags as a
-    linked account's game, linking.py), that no reviewer cleared and that is not
+    linked account's game, linking.py; or in a week the week rule flags, ``week_hold``),
+    that no reviewer cleared and that is not
     disqualified (decided already).
 
     A re-assessment (or a re-verify) that flags an already-cleared result does not hold it
@@ -103,14 +172,14 @@ def holds(result: Result) -> bool:
     queue still shows it flagged, with the new figure, for a second look (Disqualify)."""
     return (
         result.ranked
-        and (result.flagged or result.linked_accounts)
+        and (result.flagged or result.linked_accounts or result.week_flagged)
         and result.cleared_at is None
         and not result.disqualified
     )
 
 
 # The database's form of ``holds`` for what flags a result.
-FLAGGED = Q(flagged=True) | Q(linked_accounts=True)
+FLAGGED = Q(flagged=True) | Q(linked_accounts=True) | Q(week_flagged=True)
 
 
 def counts(result: Result) -> bool:
@@ -118,11 +187,12 @@ def counts(result: Result) -> bool:
     return result.ranked and not result.disqualified and not result.held
 
 
-def _unindex(results: list[Result]) -> None:
-    for result in results:
+def _unindex(entries: list[tuple[int, int]]) -> None:
+    """Take (challenge, attempt) pairs out of their days' rank indexes."""
+    for challenge_id, attempt_id in entries:
         # A failure leaves a stale member: readers skip rows that no longer count, and the
         # day's next rebuild drops it.
-        rank_index.remove(result.challenge_id, result.attempt_id)
+        rank_index.remove(challenge_id, attempt_id)
 
 
 def index_results(result_ids: list[int]) -> int:
@@ -235,7 +305,7 @@ def _decide(result_id: int, decision: str, *, by, reason: str) -> Result:
     if counts(result):
         transaction.on_commit(lambda: index_results([result.pk]))
     else:
-        transaction.on_commit(lambda: _unindex([result]))
+        transaction.on_commit(lambda: _unindex([(result.challenge_id, result.attempt_id)]))
     return result
 
 
@@ -304,6 +374,29 @@ def group_decide(*, challenge_id: int, attempt_ids: list[int], decision: str, by
             _decide(result.pk, "disqualify", by=by, reason=reason)
         elif decision == "restore" and result.disqualified:
             _decide(result.pk, "restore", by=by, reason=reason)
+        else:
+            continue
+        done += 1
+    return done
+
+
+@transaction.atomic
+def week_decide(*, result_id: int, attempt_ids: list[int], decision: str, by=None, reason: str) -> int:
+    """One decision on a flagged week, as the reviewer saw it (``attempt_ids``, the week of
+    ``result_id``'s day): ``clear`` clears its held results (each ranks in its place, and a
+    later flag does not hold it again), ``disqualify`` disqualifies every one of them.
+    Each is recorded in the trail with the reason. Raises ReviewRefused when the week is
+    not what the reviewer saw (a game joined it meanwhile). Returns how many changed."""
+    result = Result.objects.select_related("challenge").get(pk=result_id)
+    members = selectors.week_members(result)
+    if not result.week_flagged or sorted(set(attempt_ids)) != sorted(members):
+        raise ReviewRefused("week_changed", "the week is not what was shown any more: look at it again")
+    done = 0
+    for member in Result.objects.filter(attempt_id__in=members).order_by("attempt_id"):
+        if decision == "clear" and member.held:
+            _decide(member.pk, "clear", by=by, reason=reason)
+        elif decision == "disqualify" and not member.disqualified:
+            _decide(member.pk, "disqualify", by=by, reason=reason)
         else:
             continue
         done += 1

@@ -141,7 +141,7 @@ def test_a_quiet_peeker_shows_over_the_week():
     # random otherwise (bench/fairplay.py's "peek 50 %, memory otherwise"): no game is
     # flagged alone, one peek rate shared by the week's games adds up (the pooled rule).
     player = Player.objects.get(pk=new_player("Sly").player["id"])
-    for offset in range(7):
+    for offset in reversed(range(7)):  # day by day, as a player plays them
         day = DAY - dt.timedelta(days=offset)
         peeker, rng = bench.peeker(0.5, bench.memory_random), random.Random(f"Sly/b/{day}")
 
