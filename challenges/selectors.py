@@ -59,6 +59,8 @@ def attempt_view(attempt: Attempt, state=None, *, events=None) -> dict:
                 "held": result.held,
                 "disqualified": result.disqualified,
                 "reason": result.review_reason if result.disqualified else None,
+                # A newcomer's: ranked, the rank true, not on the public list yet.
+                "provisional": result.provisional,
             }
     return view
 

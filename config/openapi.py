@@ -178,6 +178,9 @@ class VerifiedResult(serializers.Serializer):
     )
     disqualified = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True, help_text="Why a reviewer disqualified it; null otherwise.")
+    provisional = serializers.BooleanField(
+        help_text="A newcomer's result: ranked (the rank is true) but not on the public list yet (docs/fairplay.md)."
+    )
 
 
 class Event(serializers.Serializer):
@@ -223,7 +226,10 @@ class LeaderboardEntry(serializers.Serializer):
 
 class Leaderboard(serializers.Serializer):
     date = serializers.DateField()
-    total = serializers.IntegerField()
+    total = serializers.IntegerField(help_text="How many results rank that day, provisional ones included.")
+    listed = serializers.IntegerField(
+        help_text="How many of them are listed (those of established players): what `offset` pages through."
+    )
     offset = serializers.IntegerField()
     limit = serializers.IntegerField()
     entries = LeaderboardEntry(many=True)
@@ -254,6 +260,10 @@ class LeaderboardMe(LeaderboardEntry):
     )
     disqualified = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True, help_text="Why a reviewer disqualified it; null otherwise.")
+    provisional = serializers.BooleanField(
+        help_text="A newcomer's result: it ranks (the rank is true) but the public list leaves it out until the "
+        "player has a counted result on enough of the days before (docs/fairplay.md)."
+    )
 
 
 class Histogram(serializers.Serializer):

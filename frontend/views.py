@@ -128,7 +128,7 @@ def leaderboard(request, date: str):
     data = board.leaderboard_page(challenge_id=challenge.pk, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
     if not data["indexed"]:  # SQL answered: the day's index is built for the next reads
         board_services.rank_index_wanted(challenge_id=challenge.pk, ready=False)
-    pages = max(1, -(-data["total"] // PAGE_SIZE))
+    pages = max(1, -(-data["listed"] // PAGE_SIZE))
     player = current_player(request)
     mine = None
     if player is not None:
@@ -136,7 +136,13 @@ def leaderboard(request, date: str):
         # A held result is not ranked (nor in the histogram) until a reviewer clears it.
         if result is not None and not result.disqualified and not result.held:
             rank = board.result_rank(result, index_ready=data["indexed"])
-            mine = {"rank": rank, "score": result.score, "page": (rank - 1) // PAGE_SIZE + 1 if rank else None}
+            mine = {
+                "rank": rank,
+                "score": result.score,
+                # A newcomer's row is not on the public list: its own rank only, marked so.
+                "provisional": result.provisional,
+                "page": (rank - 1) // PAGE_SIZE + 1 if rank and not result.provisional else None,
+            }
     today = days.today()
     # Public (a CDN may keep it) only for a settled day and an anonymous visitor: a signed-in
     # player's page holds their row, rank and name (leaderboard/caching.py).
@@ -147,6 +153,8 @@ def leaderboard(request, date: str):
         "challenge": selectors.challenge_public(challenge),
         "entries": [_row(e) for e in data["entries"]],
         "total": data["total"],
+        "unlisted": data["total"] - data["listed"],
+        "established_days": settings.ESTABLISHED_DAYS,
         "page": page,
         "pages": pages,
         "player": player,

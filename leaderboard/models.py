@@ -54,6 +54,12 @@ class Result(models.Model):
     # week is held (services.holds) until a reviewer decides it.
     week_flagged = models.BooleanField(default=False, db_default=False)
     week_evidence = models.JSONField(null=True, blank=True)
+    # Its player had too short a ranked history when it was verified (fewer than
+    # settings.ESTABLISHED_DAYS days with a counted result in the ESTABLISHED_WINDOW days
+    # before its day): it ranks, and its player sees the rank, but the public list of the
+    # day (its page, the API, the archive) leaves it out. Decided once: a day's public
+    # list does not change when its players' histories grow.
+    provisional = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         indexes = [

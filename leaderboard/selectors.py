@@ -67,27 +67,50 @@ def _rows_by_attempt(attempt_ids: list[int]) -> dict[int, tuple]:
 
 
 def leaderboard_page(*, challenge_id: int | None, offset: int, limit: int) -> dict:
-    """A page of the day's ranking: ``total``, ``entries``, and ``indexed``: whether the
-    rank index answered (False: SQL did; the caller may ask for the index to be rebuilt)."""
+    """A page of the day's public list: the ranking without provisional results (their
+    players not established yet, services.provisional_of), each entry with its rank among
+    everybody (a provisional result ahead leaves a gap: nobody's rank reads better than it
+    is). ``total``: how many rank; ``listed``: how many the list holds (its pages);
+    ``indexed``: whether the rank index answered (False: SQL did; the caller may ask for
+    the index to be rebuilt)."""
     if challenge_id is None:  # a day nobody opened (challenges.selectors.challenge_read)
-        return {"total": 0, "entries": [], "indexed": True}
-    found = rank_index.page(challenge_id, offset, limit)
+        return {"total": 0, "listed": 0, "entries": [], "indexed": True}
+    found = rank_index.listed_page(challenge_id, offset, limit)
     if found is not None:
-        total, ids = found
-        rows = _rows_by_attempt(ids)
+        total, listed, ranked = found
+        rows = _rows_by_attempt([aid for aid, _ in ranked])
         # A member whose removal failed (Redis down then) is skipped until the next rebuild.
         entries = [
-            _entry(rows[aid], offset + i + 1)
-            for i, aid in enumerate(ids)
-            if aid in rows and not (rows[aid][-2] or rows[aid][-1])
+            _entry(rows[aid], position + 1)
+            for aid, position in ranked
+            if aid in rows and position is not None and not (rows[aid][-2] or rows[aid][-1])
         ]
-        return {"total": total, "entries": entries, "indexed": True}
-    rows = ranked_results(challenge_id).order_by(*RANK_ORDER).values_list(*ENTRY_FIELDS)
-    return {
-        "total": ranked_results(challenge_id).count(),
-        "entries": [_entry(r, offset + i + 1) for i, r in enumerate(rows[offset : offset + limit])],
-        "indexed": False,
-    }
+        return {"total": total, "listed": listed, "entries": entries, "indexed": True}
+    counted = ranked_results(challenge_id)
+    listed_rows = counted.filter(provisional=False).order_by(*RANK_ORDER)
+    page_rows: list[tuple] = list(listed_rows.values_list(*ENTRY_FIELDS)[offset : offset + limit])
+    entries = []
+    if page_rows:
+        first, last = _keys(page_rows[0]), _keys(page_rows[-1])
+        # The provisional results between the page's first and last: the gaps in its ranks.
+        between = sorted(
+            (-score, asks, finished_at, attempt_id)
+            for score, asks, finished_at, attempt_id in counted.filter(provisional=True)
+            .filter(_ranked("ahead", *last), _ranked("behind", *first))
+            .values_list("score", "asks", "finished_at", "attempt_id")
+        )
+        rank, gaps = _sql_rank_of(challenge_id, *first), 0
+        for i, row in enumerate(page_rows):
+            score, asks, finished_at, attempt_id = _keys(row)
+            while gaps < len(between) and between[gaps] < (-score, asks, finished_at, attempt_id):
+                gaps += 1
+            entries.append(_entry(row, rank + i + gaps))
+    return {"total": counted.count(), "listed": listed_rows.count(), "entries": entries, "indexed": False}
+
+
+def _keys(row: tuple) -> tuple:
+    """An ENTRY_FIELDS row's ranking keys, in _ranked's order (score, asks, finished_at, attempt)."""
+    return row[3], row[4], row[7], row[0]
 
 
 def _ranked(side: str, score: int, asks: int, finished_at, attempt_id: int) -> Q:
@@ -105,10 +128,11 @@ def _ranked(side: str, score: int, asks: int, finished_at, attempt_id: int) -> Q
 
 def sql_rank(result: Result) -> int:
     """1-based rank by counting the results ranked ahead (uses the ranking index)."""
-    ahead = ranked_results(result.challenge_id).filter(
-        _ranked("ahead", result.score, result.asks, result.finished_at, result.attempt_id)
-    )
-    return ahead.count() + 1
+    return _sql_rank_of(result.challenge_id, result.score, result.asks, result.finished_at, result.attempt_id)
+
+
+def _sql_rank_of(challenge_id: int, score: int, asks: int, finished_at, attempt_id: int) -> int:
+    return ranked_results(challenge_id).filter(_ranked("ahead", score, asks, finished_at, attempt_id)).count() + 1
 
 
 def result_rank(result: Result, *, index_ready: bool | None = None) -> int | None:
@@ -208,6 +232,8 @@ def standing(result: Result, *, index_ready: bool | None = None) -> dict[str, An
         "held": result.held,
         "disqualified": result.disqualified,
         "reason": result.review_reason if result.disqualified else None,
+        # Ranked, and its rank is true, but not on the public list: a newcomer's.
+        "provisional": result.provisional,
     }
 
 
@@ -404,7 +430,8 @@ ARCHIVE_BATCH = 2000
 
 
 def archive_entries(*, challenge) -> Iterator[dict]:
-    """Every ranked result of a closed day in rank order, as docs/rules.md §5 Pêche cases plus
+    """Every listed result of a closed day in rank order (a provisional newcomer's is left
+    out, its rank a gap, as on the board), as docs/rules.md §5 Pêche cases plus
     what the leaderboard published (docs/fairplay.md): any implementation of the rules can
     replay each line and compare.
 
@@ -423,6 +450,7 @@ def archive_entries(*, challenge) -> Iterator[dict]:
         "opponent_pairs",
         "attempt__moves",
         "player_id",
+        "provisional",
     )
     rows = ranked_results(challenge.pk).order_by(*RANK_ORDER).values_list(*fields)
     seed, date, game = challenge.seed, challenge.date.isoformat(), challenge.game
@@ -433,8 +461,21 @@ def archive_entries(*, challenge) -> Iterator[dict]:
         if after is not None:
             batch = rows.filter(_ranked("behind", *after))
         found = list(batch[:ARCHIVE_BATCH])
-        for score, asks, finished_at, attempt_id, name, player_pairs, opponent_pairs, moves, player_id in found:
+        for (
+            score,
+            asks,
+            finished_at,
+            attempt_id,
+            name,
+            player_pairs,
+            opponent_pairs,
+            moves,
+            player_id,
+            newcomer,
+        ) in found:
             rank += 1
+            if newcomer:  # ranked, not listed: its rank is a gap, as on the board
+                continue
             yield {
                 "game": game,
                 "seed": seed,

@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -44,6 +45,7 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
     Precondition: the caller holds the attempts' row locks inside a transaction."""
     existing = {r.attempt_id: r for r in Result.objects.filter(attempt_id__in=[a.pk for a, _, _ in verified])}
     weeks = _weeks_of([(attempt, assessment) for attempt, _, assessment in verified if assessment is not None])
+    newcomers = provisional_of([attempt for attempt, _, _ in verified if attempt.ranked])
     results: list[Result] = []
     for attempt, outcome, assessment in verified:
         # Judged before it is ever public: the games it could have copied finished first.
@@ -62,6 +64,7 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
             "linked_accounts": link is not None,
             "link_evidence": link,
             "week_evidence": weeks.get(attempt.pk),
+            "provisional": attempt.pk in newcomers,
         }
         previous = existing.get(attempt.pk)
         # A re-verify never lowers a week's flag: a week another game tipped is released by a
@@ -86,7 +89,8 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
         elif result.attempt_id in existing:
             unranked.append(result)
     for challenge_id, day in by_day.items():
-        if rank_index.add(challenge_id, [(r.attempt_id, result_sort_key(r)) for r in day]):
+        unlisted = {r.attempt_id for r in day if r.provisional}
+        if rank_index.add(challenge_id, [(r.attempt_id, result_sort_key(r)) for r in day], unlisted=unlisted):
             for r in day:
                 r.indexed = True
     Result.objects.bulk_create([r for r in results if r.pk is None])
@@ -104,6 +108,34 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
     if unranked_ids:
         transaction.on_commit(lambda: _unindex(unranked_ids))
     return results
+
+
+def provisional_of(attempts: list[Any]) -> set[int]:
+    """The ranked attempts whose players are not established on the attempt's day: fewer
+    than settings.ESTABLISHED_DAYS days with a counted result (ranked, neither held nor
+    disqualified) in the ESTABLISHED_WINDOW days before it. One query for the batch."""
+    needed, window = settings.ESTABLISHED_DAYS, settings.ESTABLISHED_WINDOW
+    if not attempts or needed <= 0:
+        return set()
+    dates = [attempt.challenge.date for attempt in attempts]
+    played = set(
+        Result.objects.filter(
+            COUNTED,
+            player_id__in={attempt.player_id for attempt in attempts},
+            challenge__date__range=(min(dates) - dt.timedelta(days=window), max(dates) - dt.timedelta(days=1)),
+        ).values_list("player_id", "challenge__game", "challenge__date")
+    )
+    newcomers: set[int] = set()
+    for attempt in attempts:
+        day, game = attempt.challenge.date, attempt.challenge.game
+        days_played = sum(
+            1
+            for player_id, played_game, date in played
+            if player_id == attempt.player_id and played_game == game and day - dt.timedelta(days=window) <= date < day
+        )
+        if days_played < needed:
+            newcomers.add(attempt.pk)
+    return newcomers
 
 
 # --- the week rule ---------------------------------------------------------------------
@@ -199,11 +231,12 @@ def index_results(result_ids: list[int]) -> int:
     """Put results into their days' rank indexes; mark those that made it."""
     rows = list(Result.objects.filter(COUNTED, pk__in=result_ids).select_related("challenge"))
     by_day: dict[int, list[tuple[int, int, int]]] = {}
+    unlisted = {r.attempt_id for r in rows if r.provisional}
     for r in rows:
         by_day.setdefault(r.challenge_id, []).append((r.pk, r.attempt_id, result_sort_key(r)))
     done: list[int] = []
     for challenge_id, entries in by_day.items():
-        if rank_index.add(challenge_id, [(aid, k) for _, aid, k in entries]):
+        if rank_index.add(challenge_id, [(aid, k) for _, aid, k in entries], unlisted=unlisted):
             done.extend(rid for rid, _, _ in entries)
     if done:
         Result.objects.filter(pk__in=done).update(indexed=True)
@@ -227,10 +260,12 @@ def rebuild_index(*, challenge_id: int) -> int:
     opened = days.opens_at(challenge.date)
     started = timezone.now()
     day_results = Result.objects.filter(COUNTED, challenge_id=challenge_id)
-    rows = day_results.values_list("attempt_id", "score", "asks", "finished_at").iterator(chunk_size=20_000)
+    rows = day_results.values_list("attempt_id", "score", "asks", "finished_at", "provisional").iterator(
+        chunk_size=20_000
+    )
     count = rank_index.rebuild(
         challenge_id,
-        ((aid, day_sort_key(opened=opened, score=s, asks=a, finished_at=f)) for aid, s, a, f in rows),
+        ((aid, day_sort_key(opened=opened, score=s, asks=a, finished_at=f), not p) for aid, s, a, f, p in rows),
     )
     late = list(day_results.filter(verified_at__gte=started - dt.timedelta(seconds=5)).values_list("pk", flat=True))
     if late:
