@@ -194,7 +194,9 @@ def player(request, player_id: int):
     viewer = current_player(request)
     is_me = viewer is not None and viewer.pk == shown.pk
     # Your own lessons, once the day is over (they are yours to see, day by day).
-    rows = board.player_days(player_id=shown.pk, game=DAILY_GAME, lessons=is_me, now=timezone.now())
+    # Held results are private: listed for their player ("under review") and reviewers only.
+    private = is_me or request.user.is_staff
+    rows = board.player_days(player_id=shown.pk, game=DAILY_GAME, lessons=is_me, now=timezone.now(), private=private)
     counted = [r for r in rows if not r["disqualified"] and not r["held"]]
     # Today's game may still be ahead: a run that ended yesterday is still the current one.
     streaks = board.player_streaks(player_id=shown.pk, game=DAILY_GAME, day=days.today(), ongoing=True)
@@ -217,8 +219,8 @@ def player(request, player_id: int):
 def replay(request, attempt_id: int):
     """A finished day's game face up, step by step, with the opponent's reasons; the
     player's own replay also marks the asks where the table offered better."""
-    attempt = selectors.public_replay(attempt_id=attempt_id, user=request.user)
     viewer = current_player(request)
+    attempt = selectors.public_replay(attempt_id=attempt_id, user=request.user, player=viewer)
     if attempt is None:
         pending = selectors.pending_replay(attempt_id=attempt_id, player=viewer)
         if pending is None:

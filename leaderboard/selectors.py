@@ -237,16 +237,21 @@ def standing(result: Result, *, index_ready: bool | None = None) -> dict[str, An
     }
 
 
-def player_days(*, player_id: int, game: str, lessons: bool, now: dt.datetime) -> list[dict[str, Any]]:
+def player_days(
+    *, player_id: int, game: str, lessons: bool, now: dt.datetime, private: bool = False
+) -> list[dict[str, Any]]:
     """A player's page: each day they ranked, newest first, with its result and rank (None
     when disqualified or held), its replay once the day's deal is public and, with
-    ``lessons`` (the player's own page), how many lessons that game holds once public."""
+    ``lessons`` (the player's own page), how many lessons that game holds once public.
+
+    Held means private: a held result is listed only with ``private`` (its own player, who
+    sees it under review, or a reviewer), today's included; and a provisional result's rank,
+    which the public list leaves out, is shown only there too."""
     rows: list[dict[str, Any]] = []
-    for r in (
-        Result.objects.filter(player_id=player_id, ranked=True, challenge__game=game)
-        .select_related("challenge", "attempt")
-        .order_by("-challenge__date")
-    ):
+    results = Result.objects.filter(player_id=player_id, ranked=True, challenge__game=game)
+    if not private:
+        results = results.filter(held=False)
+    for r in results.select_related("challenge", "attempt").order_by("-challenge__date"):
         revealed = r.challenge.is_revealed(now)
         rows.append(
             {
@@ -257,7 +262,8 @@ def player_days(*, player_id: int, game: str, lessons: bool, now: dt.datetime) -
                 "asks": r.asks,
                 "disqualified": r.disqualified,
                 "held": r.held,
-                "rank": result_rank(r),  # None when disqualified or held
+                "rank": result_rank(r) if private or not r.provisional else None,  # None when disqualified or held
+                "provisional": r.provisional,
                 "replay": r.attempt_id if revealed else None,
                 "lessons": len(game_lessons(r.challenge.seed, list(r.attempt.moves))) if lessons and revealed else None,
             }

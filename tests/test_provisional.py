@@ -109,6 +109,11 @@ def test_a_newcomer_ranks_but_is_not_listed_until_established(board):
     assert "provisional" in own_html
 
     assert "Your rank: 1" in own_html and "provisional" in own_html
+    # Its player page shows the rank to the player only (marked); to others, no rank.
+    own_row = newbie_client.get(f"/players/{newbie.pk}/").content.decode()
+    public_row = Client().get(f"/players/{newbie.pk}/").content.decode()
+    assert '<td>1 <span class="provisional">' in own_row
+    assert "<td>—</td>" in public_row and 'class="provisional"' not in public_row
 
 
 def test_established_after_enough_days_that_counted(board):
