@@ -45,7 +45,10 @@ def error(description: str) -> OpenApiResponse:
     return OpenApiResponse(Error, description=description)
 
 
-BAD_BODY = error("`bad_json`, `bad_request` (not a JSON object), `missing_field`, `wrong_type`")
+BAD_BODY = error(
+    "`bad_json`, `bad_text` (a string holds a lone surrogate), `bad_request` (not a JSON object), `missing_field`, "
+    "`wrong_type`"
+)
 NOT_AUTHENTICATED = error("`not_authenticated` (no player) or `bad_token`")
 RATE_LIMITED = error("`rate_limited`; `Retry-After` says when to try again")
 TOO_LARGE = error("`too_large`: the body is over 16 KiB")
