@@ -176,6 +176,32 @@ def _weeks_of(games: list[tuple[Any, Any]]) -> dict[int, dict[str, Any]]:
     return weeks
 
 
+def weeks_reassess(*, challenge_id: int) -> int:
+    """Judge the week of each of the day's ranked results again (a newer detector, or
+    results verified before the week was stored): its figures are replaced, and a week
+    that flags now is held as at verification (``week_hold``). A week's flag is never
+    lowered here: a held week is released by a reviewer. Returns how many weeks changed."""
+    results = list(
+        Result.objects.filter(challenge_id=challenge_id, ranked=True).select_related("attempt__challenge", "challenge")
+    )
+    weeks = _weeks_of([(r.attempt, fairplay.assess(r.challenge.seed, list(r.attempt.moves))) for r in results])
+    changed, unranked = [], []
+    for result in results:
+        week = weeks[result.attempt_id]
+        if result.week_evidence != week or (week["flagged"] and not result.week_flagged):
+            result.week_evidence = week
+            result.week_flagged = result.week_flagged or week["flagged"]
+            changed.append(result)
+    with transaction.atomic():
+        Result.objects.bulk_update(changed, ["week_evidence", "week_flagged"], batch_size=2000)
+        rehold([r.pk for r in changed if r.week_flagged])
+        for result in changed:
+            if result.week_flagged:
+                unranked += week_hold(result)
+    _unindex(unranked)
+    return len(changed)
+
+
 def week_hold(result: Result) -> list[tuple[int, int]]:
     """``result`` tipped its week: mark the player's other results of that week and hold
     those ``holds`` would (a result a reviewer cleared stays ranked; a disqualified one is

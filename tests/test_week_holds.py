@@ -7,11 +7,13 @@ one decision, each game's decision kept in the trail."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 import random
 
 import pytest
 import redis
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.test import Client, override_settings
 
 from bench import fairplay as bench
@@ -182,3 +184,25 @@ def test_an_honest_week_is_never_held(indexed):
     assert week.count() == len(DAYS) and not week.filter(held=True).exists()
     last = week.get(challenge__date=LAST)
     assert last.week_evidence["games"] == len(DAYS) and not last.week_flagged
+
+
+def test_a_recompute_judges_the_weeks_of_results_verified_before_they_were_stored(indexed):
+    sly, attempts, tipped = play_the_week(indexed)
+    # As results verified before the week rule was stored: no figures, no flag, no hold.
+    Result.objects.filter(player=sly).update(week_flagged=False, week_evidence=None, held=False)
+    for day in DAYS:
+        board_services.rebuild_index(challenge_id=services.challenge_for_day(day=day).pk)
+        assert sorted(public(day, indexed)) == ["Ann", "Sly"]
+
+    out, err = io.StringIO(), io.StringIO()
+    call_command("fairplay", date=tipped.isoformat(), recompute=True, stdout=out, stderr=err)
+    assert "weeks changed" in err.getvalue()
+    tipping = Result.objects.get(attempt=attempts[tipped])
+    assert tipping.week_flagged and tipping.week_evidence["flagged"]
+    for day in DAYS:
+        in_week = tipped - dt.timedelta(days=6) <= day <= tipped
+        assert Result.objects.get(attempt=attempts[day]).held == in_week, day
+        # The days after it are judged when their own day is recomputed.
+        assert ("Sly" in public(day, indexed)) != in_week
+    # Again: nothing more changes.
+    assert board_services.weeks_reassess(challenge_id=tipping.challenge_id) == 0
