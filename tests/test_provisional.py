@@ -156,3 +156,20 @@ def test_the_rules_page_tells_a_newcomer_what_provisional_means(client, settings
         assert word in html, (lang, word)
     settings.ESTABLISHED_DAYS = 0  # no rule, nothing said of it
     assert words[0] not in client.get("/rules/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+
+
+@pytest.mark.parametrize("listed_every", [1, 2, 10])
+def test_the_index_reads_the_true_rank_of_each_listed_entry(own_redis, listed_every):
+    """The listed page reads each entry's rank in the day's set: by one range of it when
+    newcomers between are few, one rank each when they are many; the same ranks either way."""
+    with override_settings(REDIS_URL=own_redis.url):
+        rows = [(aid, 1000 + aid, aid % listed_every == 0) for aid in range(1, 61)]
+        assert rank_index.rebuild(7, rows) == 60
+        listed = [(aid, aid - 1) for aid, _, shown in rows if shown]
+        for offset in (0, 1, len(listed) - 3):
+            total, count, page = rank_index.listed_page(7, offset, 3)
+            assert (total, count) == (60, len(listed))
+            assert page == listed[offset : offset + 3]
+        # A member whose removal from the day's set failed to reach the listed one: no rank.
+        redis.Redis.from_url(own_redis.url).zrem(rank_index.key(7), rank_index.member(listed[0][0]))
+        assert rank_index.listed_page(7, 0, 1)[2] == [(listed[0][0], None)]
