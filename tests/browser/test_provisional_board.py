@@ -71,3 +71,18 @@ def test_the_rules_page_explains_provisional_in_french(new_page, settings):
     assert "Tes parties sont classées" in item.text_content()
     item.scroll_into_view_if_needed()
     screenshot(page, "rules-provisional-fr")
+
+
+def test_the_end_panel_marks_a_newcomers_rank_provisional(new_page, settings):
+    from tests.conftest import verified_game
+
+    settings.ESTABLISHED_DAYS = 3
+    attempt = verified_game("Fresh Fay")  # today's ranked game, the account's first
+    page = new_page(viewport={"width": 390, "height": 844})
+    page.context.add_cookies([{"name": "sessionid", "value": session_for(attempt), "url": page.base}])
+    page.goto(page.base + "/daily/")
+    page.wait_for_selector("#end-status[data-status=verified]", timeout=20000)
+    status = page.text_content("#end-status")
+    assert "rank 1, provisional" in status, status
+    page.locator("#end-status").scroll_into_view_if_needed()
+    screenshot(page, "daily-end-provisional-390")
