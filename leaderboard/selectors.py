@@ -357,6 +357,7 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
         group = groups.get(r.attempt_id)
         same_client = by_client.get(r.attempt.client_key, set()) - {r.player_id}
         same_browser = by_browser.get(r.attempt.browser_key, set()) - {r.player_id}
+        r.challenge = challenge  # the queue's day: its week's window reads it
         # The week rule as decided at verification (services.week_assess); a result
         # verified before it was stored shows its own game alone.
         week = r.week_evidence or {"suspicion": 0.0, "games": 1}

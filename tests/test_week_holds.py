@@ -75,11 +75,26 @@ def public(day: dt.date, store) -> list[str]:
     return [names[a] for a in sql]
 
 
+CLUB: dict = {}
+
+
+def club(day: dt.date) -> list[str]:
+    """The league's day board, as a member reads it."""
+    board = CLUB["client"].get(f"/api/leagues/{CLUB['id']}/leaderboard/{day.isoformat()}")
+    assert board.status_code == 200, board.content
+    return [e["name"] for e in board.json()["entries"]]
+
+
 def play_the_week(store):
     """Sly peeks quietly day by day beside Ann, an honest player; returns Sly, its attempts
     by day, and the day whose game tipped the week."""
-    sly = Player.objects.get(pk=new_player("Sly").player["id"])
-    ann = Player.objects.get(pk=new_player("Ann").player["id"])
+    sly_client, ann_client = new_player("Sly"), new_player("Ann")
+    sly = Player.objects.get(pk=sly_client.player["id"])
+    ann = Player.objects.get(pk=ann_client.player["id"])
+    # Friends in a league: its boards follow the holds as the public one does.
+    league = ann_client.post("/api/leagues", {"name": "Card Club"}, format="json").json()
+    assert sly_client.post("/api/leagues/join", {"code": league["code"]}, format="json").status_code in (200, 201)
+    CLUB.update(id=league["id"], client=ann_client)
     attempts, tipped = {}, None
     for day in DAYS:
         verified_game(day=day, player=ann, choose=first_rank)
@@ -91,7 +106,7 @@ def play_the_week(store):
             # At once: every one of Sly's games of the week is held, out of every board.
             assert all(r.held and r.week_flagged and not r.flagged for r in week)
             for earlier in DAYS[: DAYS.index(day) + 1]:
-                assert public(earlier, store) == ["Ann"]
+                assert public(earlier, store) == ["Ann"] and club(earlier) == ["Ann"]
         elif tipped is None:
             # Until then Sly ranks; its games alone say nothing.
             assert not any(r.held for r in week)
@@ -140,7 +155,7 @@ def test_a_tipped_week_is_held_at_once_and_cleared_in_one_decision(indexed, revi
         result = Result.objects.get(attempt=attempts[day])
         if result.attempt_id in members:
             assert not result.held and result.cleared_at is not None and result.indexed
-            assert sorted(public(day, indexed)) == ["Ann", "Sly"]
+            assert sorted(public(day, indexed)) == ["Ann", "Sly"] and sorted(club(day)) == ["Ann", "Sly"]
             assert Review.objects.filter(attempt=attempts[day]).order_by("pk").values_list(
                 "action", "reason"
             ).last() == (
