@@ -74,7 +74,7 @@ class MeView(_MeView):
         responses={
             200: doc.Player,
             **doc.errors(
-                (400, doc.error("`bad_name`, or a malformed body")),
+                (400, doc.error("`bad_name`, `reserved_name` (reads as the site's own), or a malformed body")),
                 (401, doc.NOT_AUTHENTICATED),
                 (409, doc.error("`name_taken`: this name or a look-alike is another player's")),
                 (413, doc.TOO_LARGE),

@@ -148,7 +148,13 @@ class PlayersView(APIView):
         responses={
             201: doc.PlayerCreated,
             **doc.errors(
-                (400, doc.error("`bad_name`, or a malformed body (`bad_json`, `missing_field`, `wrong_type`)")),
+                (
+                    400,
+                    doc.error(
+                        "`bad_name`, `reserved_name` (reads as the site's own: admin, moderator, Pêche…), or a "
+                        "malformed body (`bad_json`, `bad_text`, `missing_field`, `wrong_type`)"
+                    ),
+                ),
                 (409, doc.error("`name_taken`")),
                 (413, doc.TOO_LARGE),
                 (429, doc.RATE_LIMITED),

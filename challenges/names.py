@@ -33,6 +33,7 @@ of each character come from ``confusable_homoglyphs``.
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -115,6 +116,17 @@ _LOOK_ALIKE_AS_SHOWN = str.maketrans({"5": "S"})
 _IGNORED = str.maketrans(dict.fromkeys(" -_.'"))
 
 
+# The diacritics written over or under Latin, Greek and Cyrillic letters (the Combining
+# Diacritical Marks blocks): ``Ánna`` is ``Anna`` to a reader, ``Cleø`` (o with a stroke,
+# whose skeleton is o + U+0338) ``Cleo``, and a trailing U+0307 a speck. Marks that make
+# another letter in their script stay: the kana voicing marks (か and が), Indic signs.
+_DIACRITICS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
+def _unmarked(text: str) -> str:
+    return _DIACRITICS.sub("", text)
+
+
 def _unseparated(text: str) -> str:
     # str.split() splits at every character for which isspace() holds.
     return "".join(text.split()).translate(_IGNORED)
@@ -122,18 +134,20 @@ def _unseparated(text: str) -> str:
 
 def fold(text: str) -> str:
     """Equal for names that are the same letters in any case or script (the ``name_key``
-    column): NFKC, Greek and Cyrillic letters by their capital's Latin look-alike, case
-    folded, Unicode's confusables skeleton of the folded text (0 -> o, 1 -> l, rn and m
+    column): NFKC, Greek and Cyrillic letters by their capital's Latin look-alike, their
+    diacritics left out (``Ánna`` is ``Anna``, ``Cleø`` is ``Cleo``), case folded, Unicode's confusables skeleton of the folded text (0 -> o, 1 -> l, rn and m
     alike, …), 5 -> s, and spaces, ``-``, ``_``, ``.`` and ``'`` (and their look-alikes)
     left out. Capital I folds to i, not l: the look (``look``) is what joins I with l.
 
     A plain function of the text, for any name people must tell apart (players, leagues).
     """
     text = _unseparated(unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text)).translate(_BY_CAPITAL))
-    # A prototype may be a capital (0 -> O) or a character that has a prototype of its own
-    # once folded: repeat until nothing changes (two rounds in practice).
+    text = _unmarked(text)
+    # A prototype may be a capital (0 -> O), a character that has a prototype of its own
+    # once folded, or a letter and a mark (ø -> o + U+0338): repeat until nothing changes
+    # (two rounds in practice).
     for _ in range(4):
-        folded = skeleton(text.casefold()).casefold().translate(_LOOK_ALIKE_ANY_CASE)
+        folded = _unmarked(skeleton(text.casefold()).casefold().translate(_LOOK_ALIKE_ANY_CASE))
         if folded == text:
             break
         text = folded
@@ -153,6 +167,35 @@ def look(text: str) -> str:
             break
         text = shaped
     return _unseparated(text)
+
+
+# Names that would read as the site speaking (its staff, its name), refused to newcomers
+# in every spelling that folds to them (``ADMIN``, ``Adm1n``, ``Pêche``, ``Peche Staff``,
+# ``admin2``): one or more of these words, with digits around them at most.
+RESERVED_WORDS = (
+    "administrator", "administrateur", "administrador", "admin", "moderator", "moderateur", "moderador",
+    "moderation", "modo", "mod", "staff", "support", "system", "sysop", "official", "officiel", "offiziell",
+    "operator", "reviewer", "superuser", "webmaster", "security", "helpdesk", "help", "team", "root",
+    "peche", "owner", "bot",
+)  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def _reserved() -> re.Pattern[str]:
+    # Matched on the fold, where the words are folded too (the fold maps 1 to l, 0 to o, 5 to
+    # s: "adm1n" is "admln" there, and so is "admin" not: both words are folded alike).
+    words = "|".join(sorted({re.escape(fold(word)) for word in RESERVED_WORDS}, key=len, reverse=True))
+    digits = re.escape(fold("0123456789"))
+    return re.compile(f"[{digits}]*(?:{words})+[{digits}]*")
+
+
+def reserved(name: str) -> bool:
+    """Whether a name reads as the site's own (an administrator, a moderator, the site's
+    name): made of RESERVED_WORDS, in any spelling the fold joins, and digits. The fold
+    keeps i apart from l (and so from 1, I and |): here l is read as i too (``Adm1n``,
+    ``ADMlN``)."""
+    folded = fold(name)
+    return any(_reserved().fullmatch(text) for text in (folded, folded.replace("l", "i")))
 
 
 def look_alike(one: str, other: str) -> bool:

@@ -59,6 +59,8 @@ def attempt_view(attempt: Attempt, state=None, *, events=None) -> dict:
                 "held": result.held,
                 "disqualified": result.disqualified,
                 "reason": result.review_reason if result.disqualified else None,
+                # A newcomer's: ranked, the rank true, not on the public list yet.
+                "provisional": result.provisional,
             }
     return view
 
@@ -95,9 +97,10 @@ def parse_day(text: str) -> dt.date | None:
         return None
 
 
-def public_replay(*, attempt_id: int, user) -> Attempt | None:
+def public_replay(*, attempt_id: int, user, player: Player | None = None) -> Attempt | None:
     """A ranked, verified game whose day's seed is public: anyone may replay it face up.
-    Before that moment only superusers may (the deal is still secret)."""
+    Before that moment only superusers may (the deal is still secret). A held game (under
+    review) is private: only its own ``player`` and staff (reviewers) see its replay."""
     attempt = (
         Attempt.objects.select_related("challenge", "player", "result")
         .filter(pk=attempt_id, ranked=True, status=Attempt.Status.VERIFIED)
@@ -106,6 +109,10 @@ def public_replay(*, attempt_id: int, user) -> Attempt | None:
     if attempt is None:
         return None
     if not attempt.challenge.is_revealed(timezone.now()) and not getattr(user, "is_superuser", False):
+        return None
+    result = getattr(attempt, "result", None)
+    held = result is not None and result.held
+    if held and not getattr(user, "is_staff", False) and (player is None or player.pk != attempt.player_id):
         return None
     return attempt
 

@@ -96,6 +96,8 @@ def clean_name(name: Any, *, player: Player | None = None) -> tuple[str, str]:
         raise DomainError(
             "bad_name", "a name is written in one script (Latin with Japanese, Chinese or Korean is fine)"
         )
+    if names.reserved(name):
+        raise DomainError("reserved_name", "this name reads as the site's own (its staff or its name): choose another")
     key = names.name_key(name)
     # Two keys (names.py): the same letters in any case, or the same shapes as shown. The
     # unique constraints leave out the look-alikes that predate the fold (migrations 0004,

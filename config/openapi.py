@@ -45,7 +45,10 @@ def error(description: str) -> OpenApiResponse:
     return OpenApiResponse(Error, description=description)
 
 
-BAD_BODY = error("`bad_json`, `bad_request` (not a JSON object), `missing_field`, `wrong_type`")
+BAD_BODY = error(
+    "`bad_json`, `bad_text` (a string holds a lone surrogate), `bad_request` (not a JSON object), `missing_field`, "
+    "`wrong_type`"
+)
 NOT_AUTHENTICATED = error("`not_authenticated` (no player) or `bad_token`")
 RATE_LIMITED = error("`rate_limited`; `Retry-After` says when to try again")
 TOO_LARGE = error("`too_large`: the body is over 16 KiB")
@@ -178,6 +181,9 @@ class VerifiedResult(serializers.Serializer):
     )
     disqualified = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True, help_text="Why a reviewer disqualified it; null otherwise.")
+    provisional = serializers.BooleanField(
+        help_text="A newcomer's result: ranked (the rank is true) but not on the public list yet (docs/fairplay.md)."
+    )
 
 
 class Event(serializers.Serializer):
@@ -223,7 +229,10 @@ class LeaderboardEntry(serializers.Serializer):
 
 class Leaderboard(serializers.Serializer):
     date = serializers.DateField()
-    total = serializers.IntegerField()
+    total = serializers.IntegerField(help_text="How many results rank that day, provisional ones included.")
+    listed = serializers.IntegerField(
+        help_text="How many of them are listed (those of established players): what `offset` pages through."
+    )
     offset = serializers.IntegerField()
     limit = serializers.IntegerField()
     entries = LeaderboardEntry(many=True)
@@ -254,6 +263,10 @@ class LeaderboardMe(LeaderboardEntry):
     )
     disqualified = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True, help_text="Why a reviewer disqualified it; null otherwise.")
+    provisional = serializers.BooleanField(
+        help_text="A newcomer's result: it ranks (the rank is true) but the public list leaves it out until the "
+        "player has a counted result on enough of the days before (docs/fairplay.md)."
+    )
 
 
 class Histogram(serializers.Serializer):

@@ -57,7 +57,8 @@ class LoginThrottle(WindowThrottle):
 
 def _name_ident(username: str) -> str:
     """A name as counters key it: case and surrounding spaces ignored, nothing of it kept."""
-    return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
+    # surrogatepass: whatever a caller hands in (a form's text, a lone surrogate) is counted.
+    return hashlib.sha256(username.strip().casefold().encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _waited(*waits: int | None) -> int | None:

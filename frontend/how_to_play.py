@@ -127,4 +127,7 @@ def context() -> dict[str, Any]:
         "timezone": settings.CHALLENGE_TIMEZONE,
         # "5 minutes", in the page's language (Django's own catalogue).
         "grace": timesince(now, now + settings.DAILY_CLOSE_GRACE),
+        # Who the public leaderboard lists (leaderboard.services.provisional_of).
+        "established_days": settings.ESTABLISHED_DAYS,
+        "established_window": settings.ESTABLISHED_WINDOW,
     }

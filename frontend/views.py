@@ -124,7 +124,7 @@ def leaderboard(request, date: str):
     except ValueError:
         page = 1
     data = board.leaderboard_page(challenge_id=challenge.pk, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
-    pages = max(1, -(-data["total"] // PAGE_SIZE))
+    pages = max(1, -(-data["listed"] // PAGE_SIZE))
     player = current_player(request)
     mine = None
     if player is not None:
@@ -132,7 +132,13 @@ def leaderboard(request, date: str):
         # A held result is not ranked (nor in the histogram) until a reviewer clears it.
         if result is not None and not result.disqualified and not result.held:
             rank = board.result_rank(result, index_ready=data["indexed"])
-            mine = {"rank": rank, "score": result.score, "page": (rank - 1) // PAGE_SIZE + 1 if rank else None}
+            mine = {
+                "rank": rank,
+                "score": result.score,
+                # A newcomer's row is not on the public list: its own rank only, marked so.
+                "provisional": result.provisional,
+                "page": (rank - 1) // PAGE_SIZE + 1 if rank and not result.provisional else None,
+            }
     today = days.today()
     # Public (a CDN may keep it) only for a settled day and an anonymous visitor: a signed-in
     # player's page holds their row, rank and name (leaderboard/caching.py).
@@ -143,6 +149,8 @@ def leaderboard(request, date: str):
         "challenge": selectors.challenge_public(challenge),
         "entries": [_row(e) for e in data["entries"]],
         "total": data["total"],
+        "unlisted": data["total"] - data["listed"],
+        "established_days": settings.ESTABLISHED_DAYS,
         "page": page,
         "pages": pages,
         "player": player,
@@ -182,7 +190,9 @@ def player(request, player_id: int):
     viewer = current_player(request)
     is_me = viewer is not None and viewer.pk == shown.pk
     # Your own lessons, once the day is over (they are yours to see, day by day).
-    rows = board.player_days(player_id=shown.pk, game=DAILY_GAME, lessons=is_me, now=timezone.now())
+    # Held results are private: listed for their player ("under review") and reviewers only.
+    private = is_me or request.user.is_staff
+    rows = board.player_days(player_id=shown.pk, game=DAILY_GAME, lessons=is_me, now=timezone.now(), private=private)
     counted = [r for r in rows if not r["disqualified"] and not r["held"]]
     # Today's game may still be ahead: a run that ended yesterday is still the current one.
     streaks = board.player_streaks(player_id=shown.pk, game=DAILY_GAME, day=days.today(), ongoing=True)
@@ -205,8 +215,8 @@ def player(request, player_id: int):
 def replay(request, attempt_id: int):
     """A finished day's game face up, step by step, with the opponent's reasons; the
     player's own replay also marks the asks where the table offered better."""
-    attempt = selectors.public_replay(attempt_id=attempt_id, user=request.user)
     viewer = current_player(request)
+    attempt = selectors.public_replay(attempt_id=attempt_id, user=request.user, player=viewer)
     if attempt is None:
         pending = selectors.pending_replay(attempt_id=attempt_id, player=viewer)
         if pending is None:

@@ -34,7 +34,7 @@ from games.rules.base import GameError, ReplayError
 from . import linking
 from . import selectors as board
 from .models import Result
-from .services import ReviewRefused, group_decide, result_clear, result_disqualify
+from .services import ReviewRefused, group_decide, result_clear, result_disqualify, week_decide
 
 
 def inspector_data(attempt: Attempt) -> dict[str, Any]:
@@ -283,6 +283,8 @@ class AttemptAdmin(ReadOnlyAdmin):
             raise PermissionDenied
         if request.POST.get("group"):
             return self._decide_group(request)
+        if request.POST.get("week"):
+            return self._decide_week(request)
         attempt = get_object_or_404(
             Attempt.objects.select_related("result", "challenge"), pk=request.POST.get("attempt") or 0
         )
@@ -327,6 +329,30 @@ class AttemptAdmin(ReadOnlyAdmin):
             self.message_user(request, f"group {first.pk}: {refused.detail}", messages.ERROR)
             return redirect(back)
         self.message_user(request, f"group {first.pk}: {decision} ({done} result(s))", messages.SUCCESS)
+        return redirect(back)
+
+    def _decide_week(self, request):
+        """One decision for a player's flagged week (POST: week, the result whose week it
+        is; members, its games as shown; decision, reason): Clear the week (its held games
+        rank) or Disqualify the week."""
+        result = get_object_or_404(Result.objects.select_related("challenge"), pk=_whole(request.POST.get("week")))
+        back = reverse("admin:challenges_attempt_review") + f"?date={result.challenge.date}"
+        members = [_whole(m) for m in (request.POST.get("members") or "").split(",")]
+        decision = request.POST.get("decision")
+        reason = (request.POST.get("reason") or "").strip()
+        if not reason or decision not in ("clear", "disqualify") or 0 in members:
+            self.message_user(request, "Say why, and choose Clear the week or Disqualify the week.", messages.ERROR)
+            return redirect(back)
+        try:
+            done = week_decide(
+                result_id=result.pk, attempt_ids=members, decision=decision, by=request.user, reason=reason
+            )
+        except ReviewRefused as refused:
+            self.message_user(request, f"week of attempt {result.attempt_id}: {refused.detail}", messages.ERROR)
+            return redirect(back)
+        self.message_user(
+            request, f"week of attempt {result.attempt_id}: {DONE[decision]} ({done} result(s))", messages.SUCCESS
+        )
         return redirect(back)
 
     def _decide(self, request, attempts, decision: str, reason: str) -> int:

@@ -36,7 +36,9 @@ class LeaderboardView(APIView):
                 (400, doc.error("`bad_date` or `bad_param`")), (404, doc.error("`not_found`: the day has not started"))
             ),
         },
-        description="The day's verified ranked results: score desc, then fewer asks, then earlier finish.",
+        description="The day's verified ranked results: score desc, then fewer asks, then earlier finish. "
+        "A newcomer's result (provisional: its player has not played enough days yet) ranks but is not "
+        "listed: the entries' ranks leave a gap where it stands; `offset` and `limit` page through the listed ones.",
     )
     def get(self, request, date: str):
         challenge = challenge_read(date_text=date)
@@ -47,6 +49,7 @@ class LeaderboardView(APIView):
             {
                 "date": challenge.date.isoformat(),
                 "total": page["total"],
+                "listed": page["listed"],
                 "offset": offset,
                 "limit": limit,
                 "entries": [_public(e) for e in page["entries"]],

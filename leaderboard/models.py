@@ -50,6 +50,19 @@ class Result(models.Model):
     # asks shared, the lines explored, the ties).
     linked_accounts = models.BooleanField(default=False, db_default=False)
     link_evidence = models.JSONField(null=True, blank=True)
+    # The week rule (services.week_assess) as decided when this game was verified, over the
+    # player's ranked games of the 7 days ending on its day: ``week_evidence`` its figures
+    # (the review queue reads them instead of judging the week again). ``week_flagged`` is
+    # also set on the player's other results of a week that a later game tipped: the whole
+    # week is held (services.holds) until a reviewer decides it.
+    week_flagged = models.BooleanField(default=False, db_default=False)
+    week_evidence = models.JSONField(null=True, blank=True)
+    # Its player had too short a ranked history when it was verified (fewer than
+    # settings.ESTABLISHED_DAYS days with a counted result in the ESTABLISHED_WINDOW days
+    # before its day): it ranks, and its player sees the rank, but the public list of the
+    # day (its page, the API, the archive) leaves it out. Decided once: a day's public
+    # list does not change when its players' histories grow.
+    provisional = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         indexes = [

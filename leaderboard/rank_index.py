@@ -7,12 +7,17 @@ equal keys fall back to the member string, the zero-padded attempt id (one resul
 attempt, and known before the result row is written).
 A day's set is used only once its ``ready`` marker exists, i.e. after a full build:
 until then (or with no Redis at all) readers use SQL.
+
+Beside it, the day's listed set: the same keys for the results the public list shows (those
+of established players; a provisional newcomer's result ranks in the first set only). The
+public list pages through it and reads each entry's rank in the first set, in one script.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Collection
 from typing import Any
 
 from django.conf import settings
@@ -47,6 +52,10 @@ def key(challenge_id: int) -> str:
     return f"lb:{challenge_id}"
 
 
+def listed_key(challenge_id: int) -> str:
+    return f"lb:{challenge_id}:listed"
+
+
 def ready_key(challenge_id: int) -> str:
     return f"lb:{challenge_id}:ready"
 
@@ -56,14 +65,22 @@ def available() -> bool:
     return bool(settings.REDIS_URL) and not is_down()
 
 
-def add(challenge_id: int, entries: list[tuple[int, int]]) -> bool:
-    """Add (attempt_id, sort_key) pairs; False if Redis is unreachable."""
+def add(challenge_id: int, entries: list[tuple[int, int]], *, unlisted: Collection[int] = ()) -> bool:
+    """Add (attempt_id, sort_key) pairs, each to the listed set too unless in ``unlisted``
+    (a provisional result; taken out of it if it was there); False if Redis is unreachable."""
     try:
         # The sweeper's catch-up adds up to 10,000 at once (worker side): no hot-path timeout.
         client = _redis(bulk=len(entries) > 1000)
         if client is None or not entries:
             return client is not None
-        client.zadd(key(challenge_id), {member(aid): k for aid, k in entries})
+        pipe = client.pipeline(transaction=False)
+        pipe.zadd(key(challenge_id), {member(aid): k for aid, k in entries})
+        listed = {member(aid): k for aid, k in entries if aid not in unlisted}
+        if listed:
+            pipe.zadd(listed_key(challenge_id), listed)
+        if unlisted:
+            pipe.zrem(listed_key(challenge_id), *(member(aid) for aid, _ in entries if aid in unlisted))
+        pipe.execute()
         return True
     except Exception as exc:  # Redis down: the sweeper adds it later
         log.warning("rank index unavailable for add challenge=%s: %s", challenge_id, exc.__class__.__name__)
@@ -75,7 +92,10 @@ def remove(challenge_id: int, attempt_id: int) -> bool:
         client = _redis()
         if client is None:
             return True
-        client.zrem(key(challenge_id), member(attempt_id))
+        pipe = client.pipeline(transaction=False)
+        pipe.zrem(key(challenge_id), member(attempt_id))
+        pipe.zrem(listed_key(challenge_id), member(attempt_id))
+        pipe.execute()
         return True
     except Exception:
         # Readers skip disqualified rows anyway; the entry goes at the day's next rebuild.
@@ -228,30 +248,97 @@ def page(challenge_id: int, offset: int, limit: int) -> tuple[int, list[int]] | 
     return (total, [int(m) for m in members]) if ready else None
 
 
+# A page of the listed set with each entry's rank in the day's set, in one round trip (a
+# range of the day's set from the page's first to its last, unless too many newcomers lie
+# between them):
+# false when the day's set is not ready, else {size, listed size, member, rank, member, rank, …}.
+_LISTED_PAGE = """
+if redis.call('EXISTS', KEYS[3]) == 0 then return false end
+local out = {redis.call('ZCARD', KEYS[1]), redis.call('ZCARD', KEYS[2])}
+local page = redis.call('ZRANGE', KEYS[2], ARGV[1], ARGV[2])
+if #page == 0 then return out end
+local first = redis.call('ZRANK', KEYS[1], page[1])
+local last = redis.call('ZRANK', KEYS[1], page[#page])
+if first and last and last >= first and last - first < 4 * #page then
+  -- The day's members from the page's first to its last: the listed ones in the same order,
+  -- the others (provisional) in between. One range read instead of a ZRANK per entry.
+  local at = 1
+  for i, m in ipairs(redis.call('ZRANGE', KEYS[1], first, last)) do
+    if m == page[at] then
+      out[#out + 1] = m
+      out[#out + 1] = first + i - 1
+      at = at + 1
+    end
+  end
+  if at > #page then return out end
+  out = {out[1], out[2]}
+end
+-- Many newcomers between them (or a member missing from the day's set): one ZRANK each.
+for _, m in ipairs(page) do
+  out[#out + 1] = m
+  out[#out + 1] = redis.call('ZRANK', KEYS[1], m) or -1
+end
+return out
+"""
+
+
+def listed_page(challenge_id: int, offset: int, limit: int) -> tuple[int, int, list[tuple[int, int | None]]] | None:
+    """(how many rank, how many are listed, [(attempt id, 0-based rank in the day's set or
+    None)] in rank order) for a page of the listed set, in one round trip; None if the
+    day's index is not ready or Redis is unreachable. O(log n) a member, as ``page``."""
+    try:
+        client = _redis()
+        if client is None:
+            return None
+        found = client.register_script(_LISTED_PAGE)(
+            keys=[key(challenge_id), listed_key(challenge_id), ready_key(challenge_id)],
+            args=[offset, offset + limit - 1],
+        )
+    except Exception:
+        return None
+    if found is None:
+        return None
+    pairs = found[2:]
+    return found[0], found[1], [(int(m), (r if r >= 0 else None)) for m, r in zip(pairs[::2], pairs[1::2], strict=True)]
+
+
 def rebuild(challenge_id: int, rows) -> int:
-    """Replace the day's set with ``rows`` [(attempt_id, sort_key)], atomically for readers."""
+    """Replace the day's sets with ``rows`` [(attempt_id, sort_key, listed)], atomically
+    for readers."""
     client = _redis(bulk=True)  # batches of 10,000 members: the worker may wait for them
     if client is None:
         return 0
-    building = f"{key(challenge_id)}:building"
-    client.unlink(building)
-    count = 0
+    building, building_listed = f"{key(challenge_id)}:building", f"{listed_key(challenge_id)}:building"
+    client.unlink(building, building_listed)
+    count = listed_count = 0
     batch: dict[str, int] = {}
-    for aid, k in rows:
+    listed: dict[str, int] = {}
+    for aid, k, shown in rows:
         batch[member(aid)] = k
+        if shown:
+            listed[member(aid)] = k
         if len(batch) >= 10_000:
             client.zadd(building, batch)
             count += len(batch)
             batch = {}
+        if len(listed) >= 10_000:
+            client.zadd(building_listed, listed)
+            listed_count += len(listed)
+            listed = {}
     if batch:
         client.zadd(building, batch)
         count += len(batch)
+    if listed:
+        client.zadd(building_listed, listed)
+        listed_count += len(listed)
     # UNLINK frees the old set in the background: RENAME over it would free millions of
     # members inline and stall Redis. MULTI keeps readers from seeing the gap.
     pipe = client.pipeline(transaction=True)
-    pipe.unlink(key(challenge_id))
+    pipe.unlink(key(challenge_id), listed_key(challenge_id))
     if count:
         pipe.rename(building, key(challenge_id))
+    if listed_count:
+        pipe.rename(building_listed, listed_key(challenge_id))
     pipe.set(ready_key(challenge_id), "1")
     pipe.delete(f"{key(challenge_id)}:rebuilding")
     pipe.execute()
@@ -280,4 +367,4 @@ def release_rebuild(challenge_id: int) -> None:
 def drop(challenge_id: int) -> None:
     client = _redis(bulk=True)  # DEL of a big day's set runs inline: more than the hot path's timeout
     if client is not None:
-        client.delete(key(challenge_id), ready_key(challenge_id))
+        client.delete(key(challenge_id), listed_key(challenge_id), ready_key(challenge_id))

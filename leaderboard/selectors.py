@@ -15,7 +15,6 @@ from django.db.models import Count, Q
 
 from challenges.models import Attempt, Player
 from challenges.names import shown_name
-from games import fairplay
 from games.fairplay.lessons import lessons as game_lessons
 
 from . import linking, rank_index
@@ -68,27 +67,50 @@ def _rows_by_attempt(attempt_ids: list[int]) -> dict[int, tuple]:
 
 
 def leaderboard_page(*, challenge_id: int | None, offset: int, limit: int) -> dict:
-    """A page of the day's ranking: ``total``, ``entries``, and ``indexed``: whether the
-    rank index answered (False: SQL did; the caller may ask for the index to be rebuilt)."""
+    """A page of the day's public list: the ranking without provisional results (their
+    players not established yet, services.provisional_of), each entry with its rank among
+    everybody (a provisional result ahead leaves a gap: nobody's rank reads better than it
+    is). ``total``: how many rank; ``listed``: how many the list holds (its pages);
+    ``indexed``: whether the rank index answered (False: SQL did; the caller may ask for
+    the index to be rebuilt)."""
     if challenge_id is None:  # a day nobody opened (challenges.selectors.challenge_read)
-        return {"total": 0, "entries": [], "indexed": True}
-    found = rank_index.page(challenge_id, offset, limit)
+        return {"total": 0, "listed": 0, "entries": [], "indexed": True}
+    found = rank_index.listed_page(challenge_id, offset, limit)
     if found is not None:
-        total, ids = found
-        rows = _rows_by_attempt(ids)
+        total, listed, ranked = found
+        rows = _rows_by_attempt([aid for aid, _ in ranked])
         # A member whose removal failed (Redis down then) is skipped until the next rebuild.
         entries = [
-            _entry(rows[aid], offset + i + 1)
-            for i, aid in enumerate(ids)
-            if aid in rows and not (rows[aid][-2] or rows[aid][-1])
+            _entry(rows[aid], position + 1)
+            for aid, position in ranked
+            if aid in rows and position is not None and not (rows[aid][-2] or rows[aid][-1])
         ]
-        return {"total": total, "entries": entries, "indexed": True}
-    rows = ranked_results(challenge_id).order_by(*RANK_ORDER).values_list(*ENTRY_FIELDS)
-    return {
-        "total": ranked_results(challenge_id).count(),
-        "entries": [_entry(r, offset + i + 1) for i, r in enumerate(rows[offset : offset + limit])],
-        "indexed": False,
-    }
+        return {"total": total, "listed": listed, "entries": entries, "indexed": True}
+    counted = ranked_results(challenge_id)
+    listed_rows = counted.filter(provisional=False).order_by(*RANK_ORDER)
+    page_rows: list[tuple] = list(listed_rows.values_list(*ENTRY_FIELDS)[offset : offset + limit])
+    entries = []
+    if page_rows:
+        first, last = _keys(page_rows[0]), _keys(page_rows[-1])
+        # The provisional results between the page's first and last: the gaps in its ranks.
+        between = sorted(
+            (-score, asks, finished_at, attempt_id)
+            for score, asks, finished_at, attempt_id in counted.filter(provisional=True)
+            .filter(_ranked("ahead", *last), _ranked("behind", *first))
+            .values_list("score", "asks", "finished_at", "attempt_id")
+        )
+        rank, gaps = _sql_rank_of(challenge_id, *first), 0
+        for i, row in enumerate(page_rows):
+            score, asks, finished_at, attempt_id = _keys(row)
+            while gaps < len(between) and between[gaps] < (-score, asks, finished_at, attempt_id):
+                gaps += 1
+            entries.append(_entry(row, rank + i + gaps))
+    return {"total": counted.count(), "listed": listed_rows.count(), "entries": entries, "indexed": False}
+
+
+def _keys(row: tuple) -> tuple:
+    """An ENTRY_FIELDS row's ranking keys, in _ranked's order (score, asks, finished_at, attempt)."""
+    return row[3], row[4], row[7], row[0]
 
 
 def _ranked(side: str, score: int, asks: int, finished_at, attempt_id: int) -> Q:
@@ -106,10 +128,11 @@ def _ranked(side: str, score: int, asks: int, finished_at, attempt_id: int) -> Q
 
 def sql_rank(result: Result) -> int:
     """1-based rank by counting the results ranked ahead (uses the ranking index)."""
-    ahead = ranked_results(result.challenge_id).filter(
-        _ranked("ahead", result.score, result.asks, result.finished_at, result.attempt_id)
-    )
-    return ahead.count() + 1
+    return _sql_rank_of(result.challenge_id, result.score, result.asks, result.finished_at, result.attempt_id)
+
+
+def _sql_rank_of(challenge_id: int, score: int, asks: int, finished_at, attempt_id: int) -> int:
+    return ranked_results(challenge_id).filter(_ranked("ahead", score, asks, finished_at, attempt_id)).count() + 1
 
 
 def result_rank(result: Result, *, index_ready: bool | None = None) -> int | None:
@@ -212,19 +235,26 @@ def standing(result: Result, *, index_ready: bool | None = None) -> dict[str, An
         "held": result.held,
         "disqualified": result.disqualified,
         "reason": result.review_reason if result.disqualified else None,
+        # Ranked, and its rank is true, but not on the public list: a newcomer's.
+        "provisional": result.provisional,
     }
 
 
-def player_days(*, player_id: int, game: str, lessons: bool, now: dt.datetime) -> list[dict[str, Any]]:
+def player_days(
+    *, player_id: int, game: str, lessons: bool, now: dt.datetime, private: bool = False
+) -> list[dict[str, Any]]:
     """A player's page: each day they ranked, newest first, with its result and rank (None
     when disqualified or held), its replay once the day's deal is public and, with
-    ``lessons`` (the player's own page), how many lessons that game holds once public."""
+    ``lessons`` (the player's own page), how many lessons that game holds once public.
+
+    Held means private: a held result is listed only with ``private`` (its own player, who
+    sees it under review, or a reviewer), today's included; and a provisional result's rank,
+    which the public list leaves out, is shown only there too."""
     rows: list[dict[str, Any]] = []
-    for r in (
-        Result.objects.filter(player_id=player_id, ranked=True, challenge__game=game)
-        .select_related("challenge", "attempt")
-        .order_by("-challenge__date")
-    ):
+    results = Result.objects.filter(player_id=player_id, ranked=True, challenge__game=game)
+    if not private:
+        results = results.filter(held=False)
+    for r in results.select_related("challenge", "attempt").order_by("-challenge__date"):
         revealed = r.challenge.is_revealed(now)
         rows.append(
             {
@@ -235,7 +265,8 @@ def player_days(*, player_id: int, game: str, lessons: bool, now: dt.datetime) -
                 "asks": r.asks,
                 "disqualified": r.disqualified,
                 "held": r.held,
-                "rank": result_rank(r),  # None when disqualified or held
+                "rank": result_rank(r) if private or not r.provisional else None,  # None when disqualified or held
+                "provisional": r.provisional,
                 "replay": r.attempt_id if revealed else None,
                 "lessons": len(game_lessons(r.challenge.seed, list(r.attempt.moves))) if lessons and revealed else None,
             }
@@ -266,7 +297,25 @@ def score_histogram(*, challenge_id: int) -> list[dict]:
 
 # --- fair play ---------------------------------------------------------------------
 
-WEEK = 7
+WEEK = 7  # the days the week rule looks over (services.week_assess), the game's own included
+
+
+def week_window(result: Result):
+    """The player's ranked results of the week ending on ``result``'s day (it included)."""
+    day = result.challenge.date
+    return Result.objects.filter(
+        player_id=result.player_id,
+        ranked=True,
+        challenge__game=result.challenge.game,
+        challenge__date__range=(day - dt.timedelta(days=WEEK - 1), day),
+    )
+
+
+def week_members(result: Result) -> list[int]:
+    """The attempts of ``result``'s flagged week as a reviewer decides it: the player's
+    results of the 7 days ending on its day that the week rule marked, in date order."""
+    marked = week_window(result).filter(week_flagged=True).order_by("challenge__date", "attempt_id")
+    return list(marked.values_list("attempt_id", flat=True))
 
 
 def _queue_order(row: dict) -> tuple:
@@ -297,18 +346,6 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
     }
     if missing - shown:
         results += list(rows_read.filter(attempt_id__in=missing - shown))
-    week_start = challenge.date - dt.timedelta(days=WEEK - 1)
-    # The week's rule reads each game's stored evidence (its profile over the peek rates);
-    # a result verified before evidence was stored is judged again from seed and asks.
-    week: dict[int, list[fairplay.GameAssessment | tuple[float, ...]]] = {}
-    for player_id, evidence, seed, moves in Result.objects.filter(
-        player_id__in={r.player_id for r in results},
-        ranked=True,
-        challenge__game=challenge.game,
-        challenge__date__range=(week_start, challenge.date),
-    ).values_list("player_id", "evidence", "challenge__seed", "attempt__moves"):
-        profile = fairplay.profile_of(evidence)
-        week.setdefault(player_id, []).append(profile if profile is not None else fairplay.assess(seed, list(moves)))
     by_client: dict[str, set[int]] = {}
     by_browser: dict[str, set[int]] = {}
     for player_id, client_key, browser_key in Attempt.objects.filter(challenge=challenge, ranked=True).values_list(
@@ -323,7 +360,10 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
         group = groups.get(r.attempt_id)
         same_client = by_client.get(r.attempt.client_key, set()) - {r.player_id}
         same_browser = by_browser.get(r.attempt.browser_key, set()) - {r.player_id}
-        player_week = fairplay.accumulate(week.get(r.player_id, []))
+        r.challenge = challenge  # the queue's day: its week's window reads it
+        # The week rule as decided at verification (services.week_assess); a result
+        # verified before it was stored shows its own game alone.
+        week = r.week_evidence or {"suspicion": 0.0, "games": 1}
         rows.append(
             {
                 "attempt": r.attempt_id,
@@ -334,9 +374,10 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
                 "asks": r.asks,
                 "suspicion": round(r.suspicion, 2),
                 "flagged": r.flagged,
-                "week_suspicion": round(player_week.suspicion, 2),
-                "week_games": player_week.games,
-                "week_flagged": player_week.flagged,
+                "week_suspicion": round(week["suspicion"], 2),
+                "week_games": week["games"],
+                "week_flagged": r.week_flagged,
+                "week_members": week_members(r) if r.week_flagged else [],
                 "disqualified": r.disqualified,
                 "held": r.held,
                 "cleared": r.cleared_at is not None,
@@ -351,7 +392,7 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
                     reason
                     for reason, on in (
                         ("suspicion", r.flagged),
-                        ("week", player_week.flagged),
+                        ("week", r.week_flagged),
                         ("linked_accounts", r.linked_accounts),
                     )
                     if on
@@ -399,7 +440,8 @@ ARCHIVE_BATCH = 2000
 
 
 def archive_entries(*, challenge) -> Iterator[dict]:
-    """Every ranked result of a closed day in rank order, as docs/rules.md §5 Pêche cases plus
+    """Every listed result of a closed day in rank order (a provisional newcomer's is left
+    out, its rank a gap, as on the board), as docs/rules.md §5 Pêche cases plus
     what the leaderboard published (docs/fairplay.md): any implementation of the rules can
     replay each line and compare.
 
@@ -418,6 +460,7 @@ def archive_entries(*, challenge) -> Iterator[dict]:
         "opponent_pairs",
         "attempt__moves",
         "player_id",
+        "provisional",
     )
     rows = ranked_results(challenge.pk).order_by(*RANK_ORDER).values_list(*fields)
     seed, date, game = challenge.seed, challenge.date.isoformat(), challenge.game
@@ -428,8 +471,21 @@ def archive_entries(*, challenge) -> Iterator[dict]:
         if after is not None:
             batch = rows.filter(_ranked("behind", *after))
         found = list(batch[:ARCHIVE_BATCH])
-        for score, asks, finished_at, attempt_id, name, player_pairs, opponent_pairs, moves, player_id in found:
+        for (
+            score,
+            asks,
+            finished_at,
+            attempt_id,
+            name,
+            player_pairs,
+            opponent_pairs,
+            moves,
+            player_id,
+            newcomer,
+        ) in found:
             rank += 1
+            if newcomer:  # ranked, not listed: its rank is a gap, as on the board
+                continue
             yield {
                 "game": game,
                 "seed": seed,

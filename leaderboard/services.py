@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from typing import Any
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -15,7 +17,7 @@ from challenges.models import DailyChallenge, Review
 from games import fairplay
 from games.rules.base import DomainError
 
-from . import linking, rank_index
+from . import linking, rank_index, selectors
 from .models import COUNTED, Result
 
 log = logging.getLogger(__name__)
@@ -42,6 +44,8 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
 
     Precondition: the caller holds the attempts' row locks inside a transaction."""
     existing = {r.attempt_id: r for r in Result.objects.filter(attempt_id__in=[a.pk for a, _, _ in verified])}
+    weeks = _weeks_of([(attempt, assessment) for attempt, _, assessment in verified if assessment is not None])
+    newcomers = provisional_of([attempt for attempt, _, _ in verified if attempt.ranked])
     results: list[Result] = []
     for attempt, outcome, assessment in verified:
         # Judged before it is ever public: the games it could have copied finished first.
@@ -60,8 +64,16 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
             "evidence": assessment.evidence() if assessment else None,
             "linked_accounts": link is not None,
             "link_evidence": link,
+            "week_evidence": weeks.get(attempt.pk),
+            "provisional": attempt.pk in newcomers,
         }
-        result = existing.get(attempt.pk) or Result(attempt=attempt)
+        previous = existing.get(attempt.pk)
+        # A re-verify never lowers a week's flag: a week another game tipped is released by a
+        # reviewer's decision, not by judging one of its games again.
+        values["week_flagged"] = bool(weeks.get(attempt.pk, {}).get("flagged")) or (
+            previous is not None and previous.week_flagged
+        )
+        result = previous or Result(attempt=attempt)
         for name, value in values.items():
             setattr(result, name, value)
         results.append(result)
@@ -78,7 +90,8 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
         elif result.attempt_id in existing:
             unranked.append(result)
     for challenge_id, day in by_day.items():
-        if rank_index.add(challenge_id, [(r.attempt_id, result_sort_key(r)) for r in day]):
+        unlisted = {r.attempt_id for r in day if r.provisional}
+        if rank_index.add(challenge_id, [(r.attempt_id, result_sort_key(r)) for r in day], unlisted=unlisted):
             for r in day:
                 r.indexed = True
     Result.objects.bulk_create([r for r in results if r.pk is None])
@@ -88,14 +101,132 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
     pending = [r.pk for day in by_day.values() for r in day if not r.indexed]
     if pending:
         transaction.on_commit(lambda: index_results(pending))
-    if unranked:
-        transaction.on_commit(lambda: _unindex(unranked))
+    # A game that tips its week holds the player's other results of that week at once.
+    unranked_ids = [(r.challenge_id, r.attempt_id) for r in unranked]
+    for result in results:
+        if weeks.get(result.attempt_id, {}).get("flagged"):
+            unranked_ids += week_hold(result)
+    if unranked_ids:
+        transaction.on_commit(lambda: _unindex(unranked_ids))
     return results
+
+
+def provisional_of(attempts: list[Any]) -> set[int]:
+    """The ranked attempts whose players are not established on the attempt's day: fewer
+    than settings.ESTABLISHED_DAYS days with a counted result (ranked, neither held nor
+    disqualified) in the ESTABLISHED_WINDOW days before it. One query for the batch."""
+    needed, window = settings.ESTABLISHED_DAYS, settings.ESTABLISHED_WINDOW
+    if not attempts or needed <= 0:
+        return set()
+    dates = [attempt.challenge.date for attempt in attempts]
+    played = set(
+        Result.objects.filter(
+            COUNTED,
+            player_id__in={attempt.player_id for attempt in attempts},
+            challenge__date__range=(min(dates) - dt.timedelta(days=window), max(dates) - dt.timedelta(days=1)),
+        ).values_list("player_id", "challenge__game", "challenge__date")
+    )
+    newcomers: set[int] = set()
+    for attempt in attempts:
+        day, game = attempt.challenge.date, attempt.challenge.game
+        days_played = sum(
+            1
+            for player_id, played_game, date in played
+            if player_id == attempt.player_id and played_game == game and day - dt.timedelta(days=window) <= date < day
+        )
+        if days_played < needed:
+            newcomers.add(attempt.pk)
+    return newcomers
+
+
+# --- the week rule ---------------------------------------------------------------------
+
+
+def week_assess(games: list[Any]) -> dict[str, Any]:
+    """The week rule of the fair-play detector over one player's ranked games of a week,
+    each a game's assessment, its stored evidence's profile, or its ``(seed, moves)`` to
+    assess (a result verified before evidence was stored): the one place the site calls it.
+    Returns what it decided as Result.week_evidence stores it: ``flagged``, ``suspicion``
+    (the week's figure), ``games`` and the likeliest shared peek ``rate``."""
+    judged = [fairplay.assess(g[0], list(g[1])) if isinstance(g, list) else g for g in games]
+    return fairplay.accumulate(judged).as_dict()
+
+
+def _weeks_of(games: list[tuple[Any, Any]]) -> dict[int, dict[str, Any]]:
+    """The week rule for each ranked ``(attempt, its assessment)``: its player's other
+    ranked games of the 7 days ending on its day, read in one query with their stored
+    evidence, and this one."""
+    if not games:
+        return {}
+    dates = [attempt.challenge.date for attempt, _ in games]
+    others = Result.objects.filter(
+        player_id__in={attempt.player_id for attempt, _ in games},
+        ranked=True,
+        challenge__date__range=(min(dates) - dt.timedelta(days=selectors.WEEK - 1), max(dates)),
+    ).exclude(attempt_id__in=[attempt.pk for attempt, _ in games])
+    rows = list(
+        others.values_list(
+            "player_id", "challenge__game", "challenge__date", "evidence", "challenge__seed", "attempt__moves"
+        )
+    )
+    weeks: dict[int, dict[str, Any]] = {}
+    for attempt, assessment in games:
+        day, first = attempt.challenge.date, attempt.challenge.date - dt.timedelta(days=selectors.WEEK - 1)
+        week = [
+            fairplay.profile_of(evidence) or [seed, moves]
+            for player_id, game, date, evidence, seed, moves in rows
+            if player_id == attempt.player_id and game == attempt.challenge.game and first <= date <= day
+        ]
+        weeks[attempt.pk] = week_assess([*week, assessment])
+    return weeks
+
+
+def weeks_reassess(*, challenge_id: int) -> int:
+    """Judge the week of each of the day's ranked results again (a newer detector, or
+    results verified before the week was stored): its figures are replaced, and a week
+    that flags now is held as at verification (``week_hold``). A week's flag is never
+    lowered here: a held week is released by a reviewer. Returns how many weeks changed."""
+    results = list(
+        Result.objects.filter(challenge_id=challenge_id, ranked=True).select_related("attempt__challenge", "challenge")
+    )
+    weeks = _weeks_of([(r.attempt, fairplay.assess(r.challenge.seed, list(r.attempt.moves))) for r in results])
+    changed, unranked = [], []
+    for result in results:
+        week = weeks[result.attempt_id]
+        if result.week_evidence != week or (week["flagged"] and not result.week_flagged):
+            result.week_evidence = week
+            result.week_flagged = result.week_flagged or week["flagged"]
+            changed.append(result)
+    with transaction.atomic():
+        Result.objects.bulk_update(changed, ["week_evidence", "week_flagged"], batch_size=2000)
+        rehold([r.pk for r in changed if r.week_flagged])
+        for result in changed:
+            if result.week_flagged:
+                unranked += week_hold(result)
+    _unindex(unranked)
+    return len(changed)
+
+
+def week_hold(result: Result) -> list[tuple[int, int]]:
+    """``result`` tipped its week: mark the player's other results of that week and hold
+    those ``holds`` would (a result a reviewer cleared stays ranked; a disqualified one is
+    decided already). Conditional updates, as ``rehold``: a decision taken meanwhile is not
+    overwritten. Returns the (challenge, attempt) of those newly held, to take out of the
+    rank index once committed. Idempotent: a second call finds nothing new to hold."""
+    others = selectors.week_window(result).exclude(pk=result.pk)
+    Result.objects.filter(pk__in=others.filter(week_flagged=False).values("pk")).update(week_flagged=True)
+    to_hold = others.filter(held=False, cleared_at__isnull=True, disqualified=False)
+    newly_held = list(to_hold.values_list("pk", "challenge_id", "attempt_id"))
+    Result.objects.filter(pk__in=[pk for pk, _, _ in newly_held], held=False).update(held=True, indexed=False)
+    if newly_held:
+        log.info("week held player=%s by attempt=%s results=%s", result.player_id, result.attempt_id, len(newly_held))
+    return [(day, attempt_id) for _, day, attempt_id in newly_held]
 
 
 def holds(result: Result) -> bool:
     """Held until reviewed: a ranked result the detector flags (or linking flags as a
-    linked account's game, linking.py), that no reviewer cleared and that is not
+    linked account's game, linking.py; or in a week the week rule flags, ``week_hold``),
+    that no reviewer cleared and that is not
     disqualified (decided already).
 
     A re-assessment (or a re-verify) that flags an already-cleared result does not hold it
@@ -104,14 +235,14 @@ def holds(result: Result) -> bool:
     queue still shows it flagged, with the new figure, for a second look (Disqualify)."""
     return (
         result.ranked
-        and (result.flagged or result.linked_accounts)
+        and (result.flagged or result.linked_accounts or result.week_flagged)
         and result.cleared_at is None
         and not result.disqualified
     )
 
 
 # The database's form of ``holds`` for what flags a result.
-FLAGGED = Q(flagged=True) | Q(linked_accounts=True)
+FLAGGED = Q(flagged=True) | Q(linked_accounts=True) | Q(week_flagged=True)
 
 
 def counts(result: Result) -> bool:
@@ -119,22 +250,24 @@ def counts(result: Result) -> bool:
     return result.ranked and not result.disqualified and not result.held
 
 
-def _unindex(results: list[Result]) -> None:
-    for result in results:
+def _unindex(entries: list[tuple[int, int]]) -> None:
+    """Take (challenge, attempt) pairs out of their days' rank indexes."""
+    for challenge_id, attempt_id in entries:
         # A failure leaves a stale member: readers skip rows that no longer count, and the
         # day's next rebuild drops it.
-        rank_index.remove(result.challenge_id, result.attempt_id)
+        rank_index.remove(challenge_id, attempt_id)
 
 
 def index_results(result_ids: list[int]) -> int:
     """Put results into their days' rank indexes; mark those that made it."""
     rows = list(Result.objects.filter(COUNTED, pk__in=result_ids).select_related("challenge"))
     by_day: dict[int, list[tuple[int, int, int]]] = {}
+    unlisted = {r.attempt_id for r in rows if r.provisional}
     for r in rows:
         by_day.setdefault(r.challenge_id, []).append((r.pk, r.attempt_id, result_sort_key(r)))
     done: list[int] = []
     for challenge_id, entries in by_day.items():
-        if rank_index.add(challenge_id, [(aid, k) for _, aid, k in entries]):
+        if rank_index.add(challenge_id, [(aid, k) for _, aid, k in entries], unlisted=unlisted):
             done.extend(rid for rid, _, _ in entries)
     if done:
         Result.objects.filter(pk__in=done).update(indexed=True)
@@ -171,10 +304,12 @@ def rebuild_index(*, challenge_id: int) -> int:
     opened = days.opens_at(challenge.date)
     started = timezone.now()
     day_results = Result.objects.filter(COUNTED, challenge_id=challenge_id)
-    rows = day_results.values_list("attempt_id", "score", "asks", "finished_at").iterator(chunk_size=20_000)
+    rows = day_results.values_list("attempt_id", "score", "asks", "finished_at", "provisional").iterator(
+        chunk_size=20_000
+    )
     count = rank_index.rebuild(
         challenge_id,
-        ((aid, day_sort_key(opened=opened, score=s, asks=a, finished_at=f)) for aid, s, a, f in rows),
+        ((aid, day_sort_key(opened=opened, score=s, asks=a, finished_at=f), not p) for aid, s, a, f, p in rows),
     )
     late = list(day_results.filter(verified_at__gte=started - dt.timedelta(seconds=5)).values_list("pk", flat=True))
     if late:
@@ -255,7 +390,7 @@ def _decide(result_id: int, decision: str, *, by, reason: str) -> Result:
     if counts(result):
         transaction.on_commit(lambda: index_results([result.pk]))
     else:
-        transaction.on_commit(lambda: _unindex([result]))
+        transaction.on_commit(lambda: _unindex([(result.challenge_id, result.attempt_id)]))
     return result
 
 
@@ -325,6 +460,29 @@ def group_decide(*, challenge_id: int, attempt_ids: list[int], decision: str, by
             _decide(result.pk, "disqualify", by=by, reason=reason)
         elif decision == "restore" and result.disqualified:
             _decide(result.pk, "restore", by=by, reason=reason)
+        else:
+            continue
+        done += 1
+    return done
+
+
+@transaction.atomic
+def week_decide(*, result_id: int, attempt_ids: list[int], decision: str, by=None, reason: str) -> int:
+    """One decision on a flagged week, as the reviewer saw it (``attempt_ids``, the week of
+    ``result_id``'s day): ``clear`` clears its held results (each ranks in its place, and a
+    later flag does not hold it again), ``disqualify`` disqualifies every one of them.
+    Each is recorded in the trail with the reason. Raises ReviewRefused when the week is
+    not what the reviewer saw (a game joined it meanwhile). Returns how many changed."""
+    result = Result.objects.select_related("challenge").get(pk=result_id)
+    members = selectors.week_members(result)
+    if not result.week_flagged or sorted(set(attempt_ids)) != sorted(members):
+        raise ReviewRefused("week_changed", "the week is not what was shown any more: look at it again")
+    done = 0
+    for member in Result.objects.filter(attempt_id__in=members).order_by("attempt_id"):
+        if decision == "clear" and member.held:
+            _decide(member.pk, "clear", by=by, reason=reason)
+        elif decision == "disqualify" and not member.disqualified:
+            _decide(member.pk, "disqualify", by=by, reason=reason)
         else:
             continue
         done += 1

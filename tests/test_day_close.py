@@ -118,6 +118,9 @@ class FakeClockServer:
             RATE_LIMIT_PLAYERS="off",
             RATE_LIMIT_ASKS="off",
             DJANGO_DEBUG="false",
+            # Its players are all new: listed on the board from their first day (the site
+            # lists a player after 3 days: docs/fairplay.md "Newcomers").
+            ESTABLISHED_DAYS="0",
         )
         subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
         self.log = open(tmp_path / "server.log", "wb")

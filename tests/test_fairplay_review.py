@@ -133,7 +133,7 @@ def test_a_quiet_peeker_shows_over_the_week():
     # weighed together as one peek rate add up.
     player = Player.objects.get(pk=new_player("Sly").player["id"])
     peeker = dict(players.CHEATERS)["peek 70 %, memory otherwise"]
-    for offset in range(7):
+    for offset in reversed(range(7)):  # day by day, as a player plays them
         ranked_game("Sly", day=DAY - dt.timedelta(days=offset), player=player, chooser=peeker)
     last = services.challenge_for_day(day=DAY)
     assert not Result.objects.filter(player=player, flagged=True).exists()

@@ -33,6 +33,8 @@ BODIES: list[tuple[str, bytes | str]] = [
     ),
     ("application/json", GARBAGE),
     ("application/json", b'{"name": "\xff\xfe\xc3", "rank": "\xed\xa0\x80"}'),  # invalid UTF-8, a lone surrogate
+    # Valid JSON whose strings are not text: lone surrogates as escapes, in values and a key.
+    ("application/json", '{"name": "\\ud800x", "password": "\\udfff long enough 14", "rank": "\\ud800", "\\udc00": 0}'),
     ("application/json", "[" * 3000 + "]" * 3000),
     ("application/json", '{"a":' * 2000 + "0" + "}" * 2000),
     ("application/json", '{"name": ' + "9" * 5000 + "}"),

@@ -118,7 +118,11 @@ def test_the_js_ranking_order_is_the_leaderboards():
         "score_up": [(1, 1000, 20, "10:00"), (2, 1060, 30, "09:00")],
         "asks_down": [(1, 1060, 20, "10:00"), (2, 1060, 19, "11:00")],
         "finish_earlier": [(1, 1060, 20, "10:00"), (2, 1060, 20, "09:59")],
-        "rank_skipped": [(1, 1060, 20, "10:00"), (3, 1000, 20, "10:00")],
+        # A provisional newcomer's rank is a gap in the listed lines.
+        "rank_gap": [(1, 1060, 20, "10:00"), (3, 1000, 20, "10:00")],
+        "rank_repeated": [(1, 1060, 20, "10:00"), (1, 1000, 20, "10:00")],
+        "rank_down": [(2, 1060, 20, "10:00"), (1, 1000, 20, "10:00")],
+        "rank_zero": [(0, 1060, 20, "10:00")],
     }
     cases = {
         name: [{"rank": r, "score": s, "asks": a, "finished_at": f"2026-06-02T{t}:00+00:00"} for r, s, a, t in rows]
@@ -138,5 +142,8 @@ def test_the_js_ranking_order_is_the_leaderboards():
         "score_up": 1,
         "asks_down": 1,
         "finish_earlier": 1,
-        "rank_skipped": 1,
+        "rank_gap": -1,
+        "rank_repeated": 1,
+        "rank_down": 1,
+        "rank_zero": 0,
     }

@@ -106,17 +106,19 @@ def test_disqualified_and_held_results_count_for_no_one():
     cheat.play(day_before, minutes_before_close=90)
     cheat.play(DAY, minutes_before_close=90, choose=clairvoyant)
 
-    # Pia's game of DAY is flagged at verification, so held: it counts for no one.
+    # Pia's game of DAY is flagged at verification, so held: it counts for no one. It tips
+    # her week too: her game of the day before is held with it (no streak left).
     held = Result.objects.get(player=cheat.player, challenge__date=DAY)
     assert held.flagged and held.held
+    assert Result.objects.get(player=cheat.player, challenge__date=day_before).held
     mine = cheat.me(DAY)
     assert mine["held"] and mine["rank"] is None and mine["percentile"] is None
     assert mine["score"] == held.score  # the provisional score
-    assert (mine["players"], mine["streak"], mine["best_streak"]) == (1, 0, 1)
+    assert (mine["players"], mine["streak"], mine["best_streak"]) == (1, 0, 0)
     hal = honest.me(DAY)
     assert (hal["rank"], hal["players"], hal["percentile"], hal["streak"], hal["best_streak"]) == (1, 1, 0, 2, 2)
 
-    # Pia's honest game of the day before, disqualified all the same: off too.
+    # Pia's game of the day before, disqualified from its hold: off too.
     before = Result.objects.get(player=cheat.player, challenge__date=day_before)
     result_disqualify(result_id=before.pk, reason="shared an account")
     gone = cheat.me(day_before)

@@ -94,7 +94,6 @@ def test_look_alike_names_are_one_name(api, existing, look_alike):
     "one, other",
     [
         ("Ann", "Anne"),
-        ("José", "Jose"),
         ("Вова", "Bova"),
         ("Alex", "Alexa"),
         ("Sam", "Som"),

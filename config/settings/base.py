@@ -167,6 +167,11 @@ CHALLENGE_TIMEZONE = os.environ.get("CHALLENGE_TIMEZONE", "UTC")
 DAILY_CLOSE_GRACE = timedelta(seconds=int(os.environ.get("DAILY_CLOSE_GRACE_SECONDS", "300")))
 # The first daily challenge: earlier days do not exist (nor can they be created as practice).
 FIRST_DAY = date.fromisoformat(os.environ.get("FIRST_DAY", "2026-01-01"))
+# A player is established (listed on the public boards) with a counted ranked result on at
+# least ESTABLISHED_DAYS of the ESTABLISHED_WINDOW days before the day; until then their
+# results rank but are provisional (docs/fairplay.md "Newcomers").
+ESTABLISHED_DAYS = int(os.environ.get("ESTABLISHED_DAYS", "3"))
+ESTABLISHED_WINDOW = 14
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

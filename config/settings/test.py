@@ -24,6 +24,9 @@ if REDIS_URL:
         }
     }
 VERIFY_STUCK_AFTER = timedelta(seconds=2)  # noqa: F405
+# Every player established from the first game: the tests of what a board lists are about
+# the board, with a new player per test; tests/test_provisional.py sets the site's rule.
+ESTABLISHED_DAYS = 0
 # Off: each test client is a new handler whose first request would sweep, adding statements
 # to whichever request a test measures; tests/test_embedded_sweep.py turns it on.
 EMBEDDED_SWEEP = False

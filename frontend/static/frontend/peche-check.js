@@ -220,13 +220,14 @@ export async function replayPeche(input) {
   return outcome(game);
 }
 
-// docs/rules.md §2's ranking, as far as the published lines show it: ranks 1, 2, 3… in order,
-// score descending, then asks ascending, then the earlier finish (when lines carry
-// `finished_at`). Returns the 0-based index of the first line out of order, or -1.
+// docs/rules.md §2's ranking, as far as the published lines show it: ranks rising from 1 (a
+// provisional newcomer's rank is a gap: ranked, not listed), score descending, then asks
+// ascending, then the earlier finish (when lines carry `finished_at`). Returns the 0-based
+// index of the first line out of order, or -1.
 export function firstOutOfOrder(entries) {
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
-    if (e.rank !== i + 1) return i;
+    if (!Number.isInteger(e.rank) || e.rank < (i === 0 ? 1 : entries[i - 1].rank + 1)) return i;
     if (i === 0) continue;
     const before = entries[i - 1];
     if (e.score !== before.score) {

@@ -172,6 +172,10 @@ function statusText(v) {
       return fmt(gettext("Under review: your score of %(score)s is provisional and is not ranked until a reviewer clears it."),
         r);
     }
+    if (r.rank && r.provisional) {
+      // A newcomer's: ranked, not on the public board yet (docs/fairplay.md "Newcomers").
+      return fmt(gettext("Verified: rank %(rank)s, provisional: newcomers are listed on the public board once they have played a few days."), r);
+    }
     return r.rank ? fmt(gettext("Verified: rank %(rank)s."), r) : gettext("Verified.");
   }
   if (v.status === "rejected") return gettext("Rejected by the verification.");

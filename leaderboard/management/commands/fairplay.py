@@ -23,7 +23,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--recompute",
             action="store_true",
-            help="compute every figure of the day again from seed + asks first, linked accounts too (and store it)",
+            help="compute every figure of the day again from seed + asks first, linked accounts and weeks too (and "
+            "store it)",
         )
 
     def handle(self, *args, date, flagged_only, recompute, **options):
@@ -31,8 +32,10 @@ class Command(BaseCommand):
         if recompute:
             changed = services.results_reassess(challenge_id=challenge.pk)
             linked = services.links_reassess(challenge_id=challenge.pk)
+            weeks = services.weeks_reassess(challenge_id=challenge.pk)
             self.stderr.write(
-                f"recomputed the day's figures: {changed} changed, {linked} linked accounts' flags changed"
+                f"recomputed the day's figures: {changed} changed, {linked} linked accounts' flags changed,"
+                f" {weeks} weeks changed"
             )
         for row in selectors.review_queue(challenge=challenge):
             if flagged_only and not row["reasons"]:

@@ -1,0 +1,127 @@
+"""Five days of the daily game through the API, as honest experts and cheaters play them:
+the public top belongs to honest players.
+
+Each day the clock is set to that day's noon; every player signs up once, opens the day's
+game and asks rank after rank over HTTP (verification runs eagerly at the last ask). The
+simulated players of games/fairplay/players.py choose: the honest ones from the table only
+(fixed habits, with and without memory), the peekers on 70 % of their asks, the one-off
+cheaters (the whole deal, or the solver's move) on fresh accounts on the last day."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from challenges import days, services
+from games.fairplay import players
+from games.rules.peche import ENGINE
+from leaderboard.models import Result
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+FIRST = dt.date(2026, 4, 6)
+DAYS = [FIRST + dt.timedelta(days=n) for n in range(5)]
+HONEST = [
+    "memory, ties leftmost",
+    "memory, ties rightmost",
+    "memory, ties lowest",
+    "no memory, always leftmost",
+    "no memory, always highest",
+    "greedy on chances, ties leftmost",
+]
+PEEKER = dict(players.CHEATERS)["peek 70 %, memory otherwise"]
+ONE_OFF = {
+    "Seer": dict(players.CHEATERS)["full knowledge"],
+    "Solver": dict(players.CHEATERS)["solver 70 %, random otherwise"],
+}
+
+
+@pytest.fixture
+def clock(monkeypatch, settings):
+    """The site's clock, set by the test: ``clock(day)`` makes it that day's noon."""
+    settings.ESTABLISHED_DAYS = 3
+    now = [timezone.now()]
+    monkeypatch.setattr(timezone, "now", lambda: now[0])
+
+    def at(day: dt.date) -> None:
+        now[0] = days.opens_at(day) + dt.timedelta(hours=12)
+
+    return at
+
+
+def sign_up(name: str) -> APIClient:
+    client = APIClient(REMOTE_ADDR=f"10.{len(name)}.{sum(map(ord, name)) % 250}.{len(name) * 7 % 250}")
+    response = client.post("/api/players", {"name": name}, format="json")
+    assert response.status_code == 201, response.content
+    client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    return client
+
+
+def play_today(client: APIClient, chooser: players.Chooser, rng: random.Random) -> int:
+    """The day's ranked game over HTTP, each ask chosen by ``chooser``; its attempt id."""
+    started = client.post("/api/challenges/today/attempt")
+    assert started.status_code == 201, started.content
+    attempt = started.json()["id"]
+    challenge = services.challenge_for_day(day=days.today())
+    moves, _, _ = players.play(ENGINE.new(seed=challenge.seed).deck, chooser, rng)
+    for move, rank in enumerate(moves):
+        answer = client.post(f"/api/attempts/{attempt}/asks", {"move": move, "rank": rank}, format="json")
+        assert answer.status_code == 200, answer.content
+    return attempt
+
+
+def public_names(day: dt.date) -> list[str]:
+    response = Client().get(f"/api/leaderboard/{day.isoformat()}?limit=200")
+    assert response.status_code == 200
+    return [entry["name"] for entry in response.json()["entries"]]
+
+
+def test_honest_experts_rank_and_cheaters_never_reach_the_public_board(clock):
+    clients: dict[str, APIClient] = {}
+    attempts: dict[str, list[int]] = {}
+    for n, day in enumerate(DAYS):
+        clock(day)
+        for name in [*(f"Honest {i}" for i in range(len(HONEST))), "Peeker A", "Peeker B", "Peeker C"]:
+            if name not in clients:
+                clients[name] = sign_up(name)
+            chooser = dict(players.PANEL)[HONEST[int(name[-1])]] if name.startswith("Honest") else PEEKER
+            attempts.setdefault(name, []).append(play_today(clients[name], chooser, random.Random(f"{name}/{day}")))
+        if n == len(DAYS) - 1:  # one-off cheaters, on accounts made that day
+            for name, chooser in ONE_OFF.items():
+                clients[name] = sign_up(name)
+                attempts[name] = [play_today(clients[name], chooser, random.Random(name))]
+    clock(DAYS[-1] + dt.timedelta(days=1))  # every day closed
+
+    results = {
+        name: list(Result.objects.filter(attempt_id__in=ids).order_by("challenge__date"))
+        for name, ids in attempts.items()
+    }
+    # The honest panel: never held, never flagged, five ranked days each.
+    for i in range(len(HONEST)):
+        honest = results[f"Honest {i}"]
+        assert len(honest) == 5 and not any(r.held or r.flagged or r.week_flagged for r in honest), HONEST[i]
+    # Peekers on 70 % of their asks: the week catches them, and then none of their results is public.
+    caught = [name for name in ("Peeker A", "Peeker B", "Peeker C") if results[name][-1].week_flagged]
+    assert len(caught) >= 2, caught
+    for day in DAYS:
+        shown = public_names(day)
+        assert not set(caught) & set(shown), (day, shown)
+    # The one-off cheaters, on fresh accounts: never on the public board.
+    assert not {"Seer", "Solver"} & set(public_names(DAYS[-1]))
+    # Established honest players are there: the top is honest.
+    top = public_names(DAYS[-1])
+    assert top and all(name.startswith("Honest") or name.startswith("Peeker") for name in top)
+    assert {f"Honest {i}" for i in range(len(HONEST))} <= set(top)
+    # A held game's score is on no public page: the player's page and the replay.
+    held = next(r for name in caught for r in results[name] if r.held)
+    page = Client().get(f"/players/{held.player_id}/")
+    assert page.status_code in (200, 404)
+    assert f"/replays/{held.attempt_id}/" not in page.content.decode()
+    assert Client().get(f"/replays/{held.attempt_id}/").status_code == 404
+    # Bad input is a clear 400, even a lone surrogate in a name.
+    assert Client().post("/api/session", '{"name": "\\ud800x"}', content_type="application/json").status_code == 400
