@@ -78,11 +78,18 @@ def daily(request, date: str | None = None):
     if date is not None and day == today:
         return redirect("daily")
     player = current_player(request)
+    # Today's ranked game, if the player started it: the page resumes it. Without one the
+    # page waits for the player's Start; nothing is created by a look (a GET writes nothing).
+    started = None
+    if player is not None and day == today:
+        challenge = selectors.challenge_of_day(day=today, game=DAILY_GAME)
+        started = selectors.ranked_attempt(player=player, challenge=challenge) if challenge else None
     return render(
         request,
         "frontend/daily.html",
         {
             "player_data": {"id": player.pk, "name": player.name} if player else None,
+            "attempt_id": started.pk if started else None,
             "day": day,
             "date_param": "today" if day == today else day.isoformat(),
             "practice": day != today,

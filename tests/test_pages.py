@@ -136,3 +136,22 @@ def test_the_rules_specification_is_served_as_the_repository_keeps_it(client):
     assert response.content == (ROOT / "docs" / "rules.md").read_bytes()
     closed = (days.today() - dt.timedelta(days=2)).isoformat()  # its seed is public: the page says how to check it
     assert b'href="/rules/spec.md"' in client.get(f"/leaderboard/{closed}/").content
+
+
+def test_a_look_at_the_daily_page_starts_nothing_and_a_started_game_is_resumed(client):
+    from challenges import services
+    from challenges.models import Attempt
+
+    services.challenge_for_day(day=days.today())
+    assert client.post("/api/players", {"name": "Glancer"}, content_type="application/json").status_code == 201
+    for path in ("/", "/daily/", "/daily/", "/leaderboard/"):
+        client.get(path)
+    assert not Attempt.objects.exists(), "a look spends nothing"
+    page = client.get("/daily/").content.decode()
+    assert "data-attempt" not in page and 'id="start-button"' in page
+    started = client.post("/api/challenges/today/attempt")  # the Start button's request, as any API client's
+    assert started.status_code == 201
+    assert f'data-attempt="{started.json()["id"]}"' in client.get("/daily/").content.decode()
+    # A past day's page is practice: today's game is not its to resume.
+    past = (days.today() - dt.timedelta(days=2)).isoformat()
+    assert "data-attempt" not in client.get(f"/daily/{past}/").content.decode()

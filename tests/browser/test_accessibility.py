@@ -21,7 +21,7 @@ import pytest
 from tests.conftest import ROOT
 
 from .conftest import ARTIFACTS, screenshot
-from .test_daily import start_as_guest, wait_my_turn_or_end
+from .test_daily import named_before, wait_my_turn_or_end
 from .test_leagues import leagues_states
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -173,7 +173,12 @@ def daily_states(page, name: str):
     page.goto(page.base + "/daily/")
     page.wait_for_selector("#name-input")
     yield "daily-before", page
-    start_as_guest(page, name)
+    named_before(page, name)  # then back as a returning player: the day waits for Start
+    page.goto(page.base + "/daily/")
+    page.wait_for_selector("#start-button:focus")
+    yield "daily-ready", page
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand button:focus")
     for _ in range(2):
         if wait_my_turn_or_end(page):
             break

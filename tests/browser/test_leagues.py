@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import no_horizontal_scroll, screenshot
-from .test_daily import start_as_guest, wait_my_turn_or_end
+from .test_daily import start_as_guest, start_the_day, wait_my_turn_or_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -64,8 +64,7 @@ def test_a_league_made_in_one_browser_is_joined_by_its_link_in_another_and_both_
     # Not played yet: listed as such, Ann on the board.
     assert bea.locator("#not-played li[data-name='Bea Leaguer']").count() == 1
     assert bea.locator("#league-board tr[data-name='Ann Leaguer']").count() == 1
-    bea.goto(bea.base + "/daily/")
-    bea.wait_for_selector("#hand button")
+    start_the_day(bea)
     play_to_the_end(bea)
     # The end panel says where the game stands in the league today.
     place = bea.locator("#end-leagues li")

@@ -96,8 +96,11 @@ const session = createSession({
   stale: (err) => Object.hasOwn(CATCH_UP, err.code),
 });
 
-async function loadAttempt() {
-  const view = await session.start();
+// ``open`` gives the game to show: today's ranked game is started by the player's
+// Start (or their name), a game already started is only read, practice starts on sight.
+async function loadAttempt(open = session.start) {
+  const view = await open();
+  S.setReady(state, false);
   S.setView(state, view);
   asks.follow(view);
   draw();
@@ -147,7 +150,28 @@ async function start() {
       draw();
       return;
     }
-    await loadAttempt();
+    const started = root.dataset.attempt;
+    if (config.date !== "today") await loadAttempt();
+    else if (started) await loadAttempt(() => getJSON(`/api/attempts/${started}`));
+    else {
+      // Looking is not playing: the day's one ranked game waits for the Start button.
+      S.setReady(state, true);
+      draw();
+    }
+  } catch (err) {
+    fail(err);
+  }
+}
+
+async function onStart() {
+  if (state.busy) return;
+  S.setBusy(state, true);
+  S.setError(state, null);
+  draw();
+  try {
+    const view = await session.start();
+    S.setBusy(state, false);
+    await loadAttempt(() => view);
   } catch (err) {
     fail(err);
   }
@@ -258,6 +282,7 @@ mount(root, {
   },
   onRulesOk,
   onName,
+  onStart,
   onAsk,
   onShare,
   onAgain,

@@ -32,6 +32,7 @@ export function mount(root, handlers) {
   onArrows(hand, handlers.onMove);
   $(root, "#share").addEventListener("click", () => handlers.onShare($(root, "#share-text").textContent));
   $(root, "#again").addEventListener("click", () => handlers.onAgain());
+  $(root, "#start-button").addEventListener("click", () => handlers.onStart());
 }
 
 let shownAttempt = null;  // a newly shown attempt takes the focus to its hand
@@ -243,6 +244,11 @@ export function render(root, state) {
   const promptWasHidden = prompt.hidden;
   prompt.hidden = !state.needsName || state.rulesCard;
   if (promptWasHidden && !prompt.hidden) $(root, "#name-input").focus();
+  const start = $(root, "#start");
+  const startWasHidden = start.hidden;
+  start.hidden = !state.ready || state.rulesCard;
+  if (startWasHidden && !start.hidden) $(root, "#start-button").focus();
+  $(root, "#start-button").disabled = state.busy;
   const errorNode = $(root, "#error");
   errorNode.textContent = state.error || "";
   errorNode.hidden = !state.error;
