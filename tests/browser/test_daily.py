@@ -220,7 +220,11 @@ def test_full_game_with_the_keyboard_only(new_page, verifier):
     assert page.text_content("#end-asks") == str(asks)
     page.wait_for_selector("#end-status[data-status=verified]", timeout=20000)
     assert re.fullmatch(r"Verified: rank 1\.", page.text_content("#end-status"))
+    # Alone on the day: a win, said as one (neither "better than 0 %" nor "top 100 %").
+    page.wait_for_selector("#end-standing:not([hidden])")
+    assert page.text_content("#end-standing") == "First of today's players."
     share = page.text_content("#share-text")
+    assert "Rank 1 of 1" in share.splitlines() and "%" not in share
     assert share.splitlines()[0].endswith(f": {outcome['score']} points")
     assert sum(share.count(square) for square in "🟩🟦⬜") == asks  # a square an ask
     assert re.search(r"Next deal in \d\d:\d\d:\d\d", page.text_content("#countdown"))

@@ -96,8 +96,7 @@ const session = createSession({
   stale: (err) => Object.hasOwn(CATCH_UP, err.code),
 });
 
-// ``open`` gives the game to show: today's ranked game is started by the player's
-// Start (or their name), a game already started is only read, practice starts on sight.
+// ``open``: today's ranked game starts on Start (or the name), a started one is read.
 async function loadAttempt(open = session.start) {
   const view = await open();
   S.setReady(state, false);
@@ -108,7 +107,7 @@ async function loadAttempt(open = session.start) {
   loadStats();
 }
 
-// A verified ranked game: where it stands today (rank of how many, percentile, streak)
+// A verified ranked game: where it stands today (rank of how many, top share, streak)
 // and the day's histogram. Asked once per page; a failure only leaves them out.
 let statsAsked = false;
 async function loadStats() {
