@@ -16,9 +16,9 @@ pytestmark = pytest.mark.django_db
 LANGUAGES = {
     "en": ("Whoever laid more pairs wins; 13 to 13 is a draw.", "How to play Pêche", "You: 7 — given"),
     "fr": (
-        "Celui qui a posé le plus de paires gagne ; 13 à 13 est un match nul.",
+        "Celui qui a posé le plus de paires gagne ; 13 à 13 est un match nul.",
         "Comment jouer à la Pêche",
-        "Toi : 7 — donnée",
+        "Toi : 7 — donnée",
     ),
     "de": (
         "Wer mehr Paare abgelegt hat, gewinnt; 13 zu 13 ist ein Unentschieden.",
@@ -102,7 +102,7 @@ def test_the_page_draws_the_engines_cards(client):
         assert scene.count('class="back"') == view["opponent_hand_size"] + -(-view["lake_size"] // 4)
         assert re.findall(r'class="pair" data-rank="(\w+)"', scene) == view["opponent_pairs"] + view["player_pairs"]
     # The cards and the ask history in French, as the daily table writes them.
-    assert 'aria-label="A♠"' in html and "Toi : 5 — à la pêche" in html and "Adversaire : 2 — à la pêche" in html
+    assert 'aria-label="A♠"' in html and "Toi : 5 — à la pêche" in html and "Adversaire : 2 — à la pêche" in html
 
 
 LEGEND = {
