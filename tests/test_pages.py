@@ -177,3 +177,23 @@ def test_the_hub_says_a_rank_as_the_top_share_holding_it_and_the_last_without_on
     verified_game(player=Player.objects.get(name="Hub Last"), finished=closes - dt.timedelta(minutes=30))
     page = client.get("/").content.decode()
     assert re.search(r'id="today-rank">4 of 4<', page) and "today-standing" not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de", "ja"])
+def test_every_public_page_has_a_description_in_its_language(client, lang):
+    import html
+
+    from challenges import services
+
+    services.challenge_for_day(day=days.today())
+    pages = ["/", "/daily/", "/daily/archive/", "/rules/", f"/leaderboard/{days.today().isoformat()}/", "/me/"]
+    pages += ["/kitten/", "/gofish/", "/leagues/", "/api/docs"]
+    described = {}
+    for path in pages:
+        page = client.get(path, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        found = re.findall(r'<meta name="description" content="([^"]+)">', page)
+        assert len(found) == 1 and len(html.unescape(found[0])) >= 50, (path, found)
+        described[path] = html.unescape(found[0])
+    # The pages a search lists on their own say what they are, in the page's language.
+    assert len({described[p] for p in ("/", "/rules/", f"/leaderboard/{days.today().isoformat()}/", "/kitten/")}) == 4
+    assert (lang == "en") == ("the daily card challenge" in described["/"])
