@@ -305,3 +305,22 @@ def test_a_returning_players_look_spends_nothing_and_start_begins_the_ranked_gam
     page.wait_for_selector("#hand button:focus")
     assert snapshot(page) == before
     assert Attempt.objects.filter(player__name=f"Back Again {lang}").count() == 1
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+def test_the_links_beside_the_game_are_targets_of_at_least_24_px(new_page, locale):
+    page = new_page(
+        locale=locale, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, first_visit=True
+    )
+    page.add_init_script(FAST)
+    page.goto(page.base + "/daily/")
+    page.wait_for_selector("#rules-card:not([hidden])")
+    sizes = {"rules card": page.locator("#rules-card p a").bounding_box()}
+    page.keyboard.press("Enter")  # "Got it"
+    page.wait_for_selector("#name-input:focus")
+    page.keyboard.type(f"Target {locale}")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand button:focus")
+    sizes["table"] = page.locator("#table .rules-link").bounding_box()
+    small = {where: box for where, box in sizes.items() if box["width"] < 24 or box["height"] < 24}
+    assert not small, small
