@@ -309,3 +309,21 @@ def test_no_serious_accessibility_violation_anywhere(new_page, live_server, lang
     FINDINGS.mkdir(parents=True, exist_ok=True)
     (FINDINGS / f"{lang}-{viewport}.json").write_text(json.dumps(found, indent=1, ensure_ascii=False))
     assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)
+
+
+def test_the_api_docs_with_every_operation_open_have_no_serious_violation(new_page):
+    """Every operation of /api/docs opened at once: each select named (an enum parameter's,
+    the examples'), inline code readable on every method's colour."""
+    page = new_page()
+    page.context.add_init_script(path=str(AXE))
+    page.goto(page.base + "/api/docs")
+    page.wait_for_selector("#swagger-ui .opblock")
+    operations = page.eval_on_selector_all("#swagger-ui .opblock", "blocks => blocks.map(b => b.id)")
+    assert len(operations) > 20
+    for operation in operations:
+        page.locator(f"#{operation} .opblock-summary-control").click()
+    page.wait_for_selector("#swagger-ui select.examples-select-element", state="attached")
+    page.wait_for_function(
+        "[...document.querySelectorAll('#swagger-ui select')].every(s => s.getAttribute('aria-label'))"
+    )
+    assert violations(page) == []
