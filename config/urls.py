@@ -10,6 +10,7 @@ from challenges import account_api
 from challenges import api as challenges_api
 from config import health
 from config.errors import api_not_found
+from config.renderers import ReadableYamlRenderer
 from leaderboard import api as leaderboard_api
 
 api = [
@@ -38,7 +39,11 @@ urlpatterns = [
     path("favicon.ico", lambda request: redirect(static("frontend/favicon.svg"), permanent=True)),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
-    path("api/schema", SpectacularAPIView.as_view(), name="schema"),
+    path(
+        "api/schema",
+        SpectacularAPIView.as_view(renderer_classes=[ReadableYamlRenderer, *SpectacularAPIView.renderer_classes]),
+        name="schema",
+    ),
     # The split view serves its start-up script at ?script: no inline script for the CSP.
     path(
         "api/docs",
