@@ -67,6 +67,11 @@ class LoginThrottle(WindowThrottle):
 # Not even a delay per name: a sleeping sync worker is one the guessers would hold.
 
 
+def client_address(request) -> str:
+    """The client's address as every rate limit here knows it (DRF's NUM_PROXIES)."""
+    return BaseThrottle().get_ident(request)
+
+
 def _name_ident(username: str) -> str:
     """A name as counters key it: case and surrounding spaces ignored, nothing of it kept."""
     return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]

@@ -8,7 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from challenges import account_api
 from challenges import api as challenges_api
-from config import health
+from config import csp_reports, health
 from config.errors import api_not_found
 from config.renderers import ReadableYamlRenderer
 from leaderboard import api as leaderboard_api
@@ -39,6 +39,7 @@ urlpatterns = [
     path("favicon.ico", lambda request: redirect(static("frontend/favicon.svg"), permanent=True)),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path("csp-reports", csp_reports.csp_reports, name="csp-reports"),
     path(
         "api/schema",
         SpectacularAPIView.as_view(renderer_classes=[ReadableYamlRenderer, *SpectacularAPIView.renderer_classes]),
