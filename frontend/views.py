@@ -11,6 +11,7 @@ from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.html import format_html
 
 from casual import selectors as casual
 from challenges import days, selectors
@@ -223,7 +224,13 @@ def replay(request, attempt_id: int):
         if pending is None:
             raise Http404("no replay of this game (yet)")
         # Your own game, its deal still secret: the page says when it opens.
-        return render(request, "frontend/replay_pending.html", {"attempt": pending, "player": viewer})
+        opens = pending.challenge.reveals_at.astimezone(days.zone())
+        opens_at = format_html(
+            '<time data-moment="full" datetime="{}">{}</time>', opens.isoformat(), opens.strftime("%Y-%m-%d %H:%M %Z")
+        )
+        return render(
+            request, "frontend/replay_pending.html", {"attempt": pending, "player": viewer, "opens_at": opens_at}
+        )
     mine = viewer is not None and viewer.pk == attempt.player_id
     data = selectors.replay_view(attempt=attempt, mine=mine)
     if data is None:
