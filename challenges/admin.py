@@ -12,7 +12,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from config.throttling import admin_login_refused, login_failed
+from config.throttling import admin_login_refused, admin_login_succeeded, login_failed
 
 from .models import DailyChallenge, Player, Review
 
@@ -23,8 +23,9 @@ admin.site.login_template = "admin/peche_login.html"
 class ThrottledAdminLoginForm(AdminAuthenticationForm):
     """The admin's log-in with a limit per client address and per address and username
     (config/throttling.py): Django's own has none, and a staff password guards today's
-    cards. Past the limit even the right password is refused from that address, with a
-    message saying so and how long to wait; never for a username from everywhere, so
+    cards. Only failures count (a successful log-in gives its try back). Past the limit
+    even the right password is refused from that address, with a message saying so and
+    how long to wait; never for a username from everywhere, so
     guessers cannot lock the staff out. Wrong passwords are counted per username, and a
     burst is logged with the addresses."""
 
@@ -40,11 +41,14 @@ class ThrottledAdminLoginForm(AdminAuthenticationForm):
                     params={"minutes": minutes, "s": "" if minutes == 1 else "s"},
                 )
         try:
-            return super().clean()
+            cleaned = super().clean()
         except ValidationError as refused:
             if username is not None and password and getattr(refused, "code", None) == "invalid_login":
                 login_failed("admin_logins", self.request, username)
             raise
+        if username is not None and password:
+            admin_login_succeeded(self.request, username)  # only failures count toward the limit
+        return cleaned
 
 
 admin.site.login_form = ThrottledAdminLoginForm

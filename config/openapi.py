@@ -245,12 +245,13 @@ class LeaderboardMe(LeaderboardEntry):
         help_text="How many players rank that day (the leaderboard's `total`). Held and disqualified results "
         "count for no one; a deleted player's results stay ranked."
     )
-    percentile = serializers.FloatField(
+    top_percent = serializers.IntegerField(
         allow_null=True,
-        help_text="The share of the day's ranked players ranked strictly below the caller, in percent with one "
-        "decimal, rounded down: floor(1000 × (players − rank) / players) / 10. Ranks are strict (ties are broken "
-        "by fewer asks, then the earlier finish), so nobody counts as tied. 0 for a lone player or the last; "
-        "null while held or once disqualified.",
+        help_text="The smallest whole share of the day's ranked players, from the top, that holds the caller's "
+        "rank, in percent, rounded up: ceil(100 × rank / players), 1 to 100 (the first of 1000 is in the top 1, "
+        "the last of any day in the top 100). Ranks are strict (ties are broken by fewer asks, then the earlier "
+        'finish). The site\'s pages say "first" of rank 1 rather than a share. Null while held or once '
+        "disqualified.",
     )
     streak = serializers.IntegerField(
         help_text="Consecutive days, ending with this day, on which the caller has a counted result (ranked, "
@@ -259,7 +260,7 @@ class LeaderboardMe(LeaderboardEntry):
     best_streak = serializers.IntegerField(help_text="The longest such run up to and including this day.")
     held = serializers.BooleanField(
         help_text="Held until reviewed: the fair-play detector flagged the game and no reviewer has cleared it "
-        "yet. Its score is provisional and it counts for no one (no rank, percentile or streak) until cleared."
+        "yet. Its score is provisional and it counts for no one (no rank, top share or streak) until cleared."
     )
     disqualified = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True, help_text="Why a reviewer disqualified it; null otherwise.")

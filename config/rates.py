@@ -85,6 +85,27 @@ def bump(key: str, period: int) -> tuple[int, int | None]:
     return 1, None
 
 
+def refund(scope: str, ident: str) -> None:
+    """Give back one request of ``ident`` counted by ``hit``: a try that turned out not to
+    count (the right password at a log-in). The count never goes below 0, and a window
+    that has closed stays closed. Counted first and given back after, rather than counted
+    after: N guesses sent at once are all counted before any is answered."""
+    if parse_rate(settings.RATE_LIMITS.get(scope)) is None:
+        return
+    key = f"rl:{scope}:{ident}"
+    try:
+        store = settings.CACHES["default"]
+        if "RedisCache" in store["BACKEND"]:
+            _refund_script(store["LOCATION"])(keys=[cache.make_key(key)])
+        elif (cache.get(key) or 0) > 0:
+            cache.decr(key)
+    except Exception:  # the store is down (or the window just closed): this process's count
+        with _HERE_LOCK:
+            count, ends = _HERE.get(key, (0, 0.0))
+            if count > 0 and ends > time.monotonic():
+                _HERE[key] = (count - 1, ends)
+
+
 # The fallback: key -> (count, monotonic end of its window), while the store is down.
 _HERE: dict[str, tuple[int, float]] = {}
 _HERE_LOCK = threading.Lock()
@@ -118,3 +139,14 @@ def _window_script(location: str):
     """The window script on one client per Redis and process (EVALSHA; EVAL once after a
     Redis restart forgot it)."""
     return client_for(location).register_script(_WINDOW)
+
+
+_REFUND = """
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then return redis.call('DECR', KEYS[1]) end
+return 0
+"""
+
+
+@lru_cache(maxsize=4)
+def _refund_script(location: str):
+    return client_for(location).register_script(_REFUND)

@@ -18,6 +18,7 @@ a generator in an answer that falls back is read by orjson first."""
 from __future__ import annotations
 
 import orjson
+from drf_spectacular.renderers import OpenApiYamlRenderer
 from rest_framework import renderers
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -58,3 +59,12 @@ class JSONRenderer(renderers.JSONRenderer):
 
 
 _RENDERER = JSONRenderer()
+
+
+class ReadableYamlRenderer(OpenApiYamlRenderer):
+    """The schema's YAML as text: a browser shows it instead of downloading a file. First,
+    so a browser's Accept (text/html, …, */*) and a client's */* get it; an Accept naming
+    application/vnd.oai.openapi, application/yaml or JSON gets those as before."""
+
+    media_type = "text/yaml"
+    charset = "utf-8"

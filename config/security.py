@@ -7,7 +7,8 @@ address from X-Forwarded-For (DRF's NUM_PROXIES), and https from X-Forwarded-Pro
 headers too, so when settings.TRUSTED_PROXIES names the proxy, they are dropped from every
 request whose peer is not one of them: such a client is then known by its own address.
 
-SecurityHeadersMiddleware: CONTENT_SECURITY_POLICY and PERMISSIONS_POLICY on every response
+SecurityHeadersMiddleware: CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY and REPORTING_ENDPOINTS
+(where the policy's violations are reported: config/csp_reports.py) on every response
 (pages, API, errors, static files served by WhiteNoise) that has not set its own.
 """
 
@@ -86,6 +87,7 @@ class SecurityHeadersMiddleware:
             for name, value in (
                 ("Content-Security-Policy", getattr(settings, "CONTENT_SECURITY_POLICY", "")),
                 ("Permissions-Policy", getattr(settings, "PERMISSIONS_POLICY", "")),
+                ("Reporting-Endpoints", getattr(settings, "REPORTING_ENDPOINTS", "")),
             )
             if value
         ]

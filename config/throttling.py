@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.cache import cache
 from rest_framework.throttling import BaseThrottle
 
-from config.rates import bump, bump_here, hit, parse_rate
+from config.rates import bump, bump_here, hit, parse_rate, refund
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,11 @@ class LoginThrottle(WindowThrottle):
 # Not even a delay per name: a sleeping sync worker is one the guessers would hold.
 
 
+def client_address(request) -> str:
+    """The client's address as every rate limit here knows it (DRF's NUM_PROXIES)."""
+    return BaseThrottle().get_ident(request)
+
+
 def _name_ident(username: str) -> str:
     """A name as counters key it: case and surrounding spaces ignored, nothing of it kept."""
     # surrogatepass: whatever a caller hands in (a form's text, a lone surrogate) is counted.
@@ -77,9 +82,19 @@ def login_name_refused(scope: str, request, username: str) -> int | None:
 
 def admin_login_refused(request, username: str) -> int | None:
     """The admin's log-in (staff passwords guard today's cards): per client address and
-    per address and username."""
+    per address and username. Every try is counted before its password is checked (so a
+    burst of guesses sent at once is counted whole); a successful one is given back by
+    ``admin_login_succeeded``: only failures lock, and the staff logging in as often as
+    they like are never locked out by their own log-ins."""
     address = BaseThrottle().get_ident(request)
     return _waited(hit("admin_logins", f"ip:{address}"), login_name_refused("admin_logins", request, username))
+
+
+def admin_login_succeeded(request, username: str) -> None:
+    """The right password at the admin's log-in: its try no longer counts."""
+    address = BaseThrottle().get_ident(request)
+    refund("admin_logins", f"ip:{address}")
+    refund("admin_logins_name", f"ip:{address}:user:{_name_ident(username)}")
 
 
 # The addresses of each name's recent failures, when the cache cannot keep them.

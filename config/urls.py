@@ -8,8 +8,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from challenges import account_api
 from challenges import api as challenges_api
-from config import health
+from config import csp_reports, health
 from config.errors import api_not_found
+from config.renderers import ReadableYamlRenderer
 from leaderboard import api as leaderboard_api
 
 api = [
@@ -38,7 +39,12 @@ urlpatterns = [
     path("favicon.ico", lambda request: redirect(static("frontend/favicon.svg"), permanent=True)),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
-    path("api/schema", SpectacularAPIView.as_view(), name="schema"),
+    path("csp-reports", csp_reports.csp_reports, name="csp-reports"),
+    path(
+        "api/schema",
+        SpectacularAPIView.as_view(renderer_classes=[ReadableYamlRenderer, *SpectacularAPIView.renderer_classes]),
+        name="schema",
+    ),
     # The split view serves its start-up script at ?script: no inline script for the CSP.
     path(
         "api/docs",

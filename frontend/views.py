@@ -11,6 +11,7 @@ from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.html import format_html
 
 from casual import selectors as casual
 from challenges import days, selectors
@@ -76,11 +77,18 @@ def daily(request, date: str | None = None):
     if date is not None and day == today:
         return redirect("daily")
     player = current_player(request)
+    # Today's ranked game, if the player started it: the page resumes it. Without one the
+    # page waits for the player's Start; nothing is created by a look (a GET writes nothing).
+    started = None
+    if player is not None and day == today:
+        challenge = selectors.challenge_of_day(day=today, game=DAILY_GAME)
+        started = selectors.ranked_attempt(player=player, challenge=challenge) if challenge else None
     return render(
         request,
         "frontend/daily.html",
         {
             "player_data": {"id": player.pk, "name": player.name} if player else None,
+            "attempt_id": started.pk if started else None,
             "day": day,
             "date_param": "today" if day == today else day.isoformat(),
             "practice": day != today,
@@ -222,7 +230,13 @@ def replay(request, attempt_id: int):
         if pending is None:
             raise Http404("no replay of this game (yet)")
         # Your own game, its deal still secret: the page says when it opens.
-        return render(request, "frontend/replay_pending.html", {"attempt": pending, "player": viewer})
+        opens = pending.challenge.reveals_at.astimezone(days.zone())
+        opens_at = format_html(
+            '<time data-moment="full" datetime="{}">{}</time>', opens.isoformat(), opens.strftime("%Y-%m-%d %H:%M %Z")
+        )
+        return render(
+            request, "frontend/replay_pending.html", {"attempt": pending, "player": viewer, "opens_at": opens_at}
+        )
     mine = viewer is not None and viewer.pk == attempt.player_id
     data = selectors.replay_view(attempt=attempt, mine=mine)
     if data is None:

@@ -32,7 +32,7 @@ class Result(models.Model):
     evidence = models.JSONField(null=True, blank=True)
     # Held until reviewed: flagged by the detector and not cleared by a reviewer yet. A held
     # result counts for no one (the leaderboard, its histogram, the archive, ranks,
-    # percentiles, streaks) and is not in the rank index; its player sees it "under review"
+    # top shares, streaks) and is not in the rank index; its player sees it "under review"
     # with the provisional score. services.holds() is the one rule that sets it.
     held = models.BooleanField(default=False, db_default=False)
     # (held and review_reason have database defaults too: rows written in plain SQL, as

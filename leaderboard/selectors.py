@@ -166,16 +166,16 @@ def day_players(challenge_id: int, *, index_ready: bool | None = None) -> int:
     return ranked_results(challenge_id).count()
 
 
-def percentile(*, rank: int | None, players: int) -> float | None:
-    """The share of the day's ranked players ranked strictly below ``rank``, in percent
-    with one decimal, rounded down (it never says better than it is):
-    ``floor(1000 × (players − rank) / players) / 10``. Ranks are strict (ties are broken by
-    asks, then finish time), so nobody counts as tied. A lone player, or the last, is 0;
-    the first of 3 is 66.6. None when there is no rank (held, disqualified, practice)."""
+def top_percent(*, rank: int | None, players: int) -> int | None:
+    """The smallest whole share of the day's ranked players, from the top, that holds
+    ``rank``: ``ceil(100 × rank / players)``, 1 to 100, rounded up (it never says better
+    than it is). The first of 1000 is in the top 1 %, the 5th of 40 in the top 13 %, the
+    last in the top 100 %. The pages say "first" rather than a share of rank 1 (the top
+    100 % of a lone player would undersell a win). Ranks are strict (ties are broken by
+    asks, then finish time). None when there is no rank (held, disqualified, practice)."""
     if rank is None or players <= 0:
         return None
-    below = max(0, players - rank)  # the index and SQL may disagree for a moment
-    return (1000 * below // players) / 10
+    return max(1, min(100, -(-100 * rank // players)))  # the index and SQL may disagree for a moment
 
 
 @dataclass(frozen=True)
@@ -218,8 +218,8 @@ def player_streaks(*, player_id: int, game: str, day: dt.date, ongoing: bool = F
 
 def standing(result: Result, *, index_ready: bool | None = None) -> dict[str, Any]:
     """What ``/api/leaderboard/<date>/me`` says of a result beside its row: rank, of how
-    many players, the percentile, the streaks, and whether it is held or disqualified (with
-    the reviewer's reason). ``index_ready``: as for ``result_rank`` (asked here once
+    many players, the top share it is in, the streaks, and whether it is held or disqualified
+    (with the reviewer's reason). ``index_ready``: as for ``result_rank`` (asked here once
     otherwise, for both the rank and the count)."""
     if index_ready is None and result.indexed:
         index_ready = rank_index.is_ready(result.challenge_id)
@@ -229,7 +229,7 @@ def standing(result: Result, *, index_ready: bool | None = None) -> dict[str, An
     return {
         "rank": rank,
         "players": players,
-        "percentile": percentile(rank=rank, players=players),
+        "top_percent": top_percent(rank=rank, players=players),
         "streak": streaks.streak,
         "best_streak": streaks.best_streak,
         "held": result.held,

@@ -125,13 +125,13 @@ def test_a_flagged_result_is_held_then_cleared_or_disqualified(indexed, reviewer
         assert cheat.result.flagged and cheat.result.held and not cheat.result.indexed
     assert mallory.result.score > ann.result.score  # seeing the cards pays: it would be #1
     assert published(challenge_id, indexed) == [p.attempt.pk for p in honest]
-    assert [(m["rank"], m["players"], m["percentile"]) for m in (p.me() for p in honest)] == [
-        (1, 3, 66.6),
-        (2, 3, 33.3),
-        (3, 3, 0),
+    assert [(m["rank"], m["players"], m["top_percent"]) for m in (p.me() for p in honest)] == [
+        (1, 3, 34),
+        (2, 3, 67),
+        (3, 3, 100),
     ]
     held = mallory.me()
-    assert held["held"] and held["rank"] is None and held["percentile"] is None and held["streak"] == 0
+    assert held["held"] and held["rank"] is None and held["top_percent"] is None and held["streak"] == 0
     assert held["score"] == mallory.result.score and held["players"] == 3
     shown = mallory.game()
     assert shown["held"] and shown["rank"] is None and shown["score"] == mallory.result.score
@@ -144,9 +144,9 @@ def test_a_flagged_result_is_held_then_cleared_or_disqualified(indexed, reviewer
     assert not mallory.result.held and mallory.result.cleared_at is not None and mallory.result.indexed
     assert published(challenge_id, indexed) == [mallory.attempt.pk, *(p.attempt.pk for p in honest)]
     cleared = mallory.me()
-    assert (cleared["held"], cleared["rank"], cleared["players"], cleared["percentile"]) == (False, 1, 4, 75.0)
+    assert (cleared["held"], cleared["rank"], cleared["players"], cleared["top_percent"]) == (False, 1, 4, 25)
     assert cleared["streak"] == 1
-    assert (ann.me()["rank"], ann.me()["percentile"]) == (2, 50.0)
+    assert (ann.me()["rank"], ann.me()["top_percent"]) == (2, 50)
     assert mallory.game()["rank"] == 1 and not mallory.game()["held"]
     trail = Review.objects.filter(attempt=mallory.attempt).values_list("action", "reason").get()
     assert trail == ("restore", "looked like luck")
@@ -171,7 +171,7 @@ def test_a_flagged_result_is_held_then_cleared_or_disqualified(indexed, reviewer
     assert mole.result.disqualified and not mole.result.held
     assert published(challenge_id, indexed) == [mallory.attempt.pk, *(p.attempt.pk for p in honest)]
     off = mole.me()
-    assert (off["disqualified"], off["held"], off["rank"], off["percentile"]) == (True, False, None, None)
+    assert (off["disqualified"], off["held"], off["rank"], off["top_percent"]) == (True, False, None, None)
     assert off["reason"] == "played from a leaked seed"
     shown = mole.game()
     assert shown["disqualified"] and shown["reason"] == "played from a leaked seed" and shown["rank"] is None

@@ -1,4 +1,4 @@
-"""Where a player stands on a day: `players`, `percentile`, `streak` and
+"""Where a player stands on a day: `players`, `top_percent`, `streak` and
 `best_streak` of `GET /api/leaderboard/<date>/me`, and the streaks of the player page.
 Held (flagged, not cleared) and disqualified results count for no one; a deleted
 player's results stay ranked (nobody's rank moves) but make no streak."""
@@ -46,25 +46,27 @@ class Someone:
         return response.json()
 
 
-def test_percentile_is_the_share_ranked_strictly_below_rounded_down():
-    assert selectors.percentile(rank=1, players=1) == 0  # a lone player
-    assert selectors.percentile(rank=1, players=3) == 66.6  # 2 of 3 below: 66.66… rounded down
-    assert selectors.percentile(rank=2, players=3) == 33.3
-    assert selectors.percentile(rank=3, players=3) == 0  # the last
-    assert selectors.percentile(rank=1, players=1000) == 99.9  # never 100: one is not below oneself
-    assert selectors.percentile(rank=500, players=1000) == 50.0
-    assert selectors.percentile(rank=None, players=3) is None  # held, disqualified
+def test_top_percent_is_the_smallest_share_from_the_top_holding_the_rank_rounded_up():
+    assert selectors.top_percent(rank=1, players=1000) == 1  # the first of many: the top 1 %
+    assert selectors.top_percent(rank=1, players=3) == 34  # 33.33… rounded up: never better than it is
+    assert selectors.top_percent(rank=2, players=3) == 67
+    assert selectors.top_percent(rank=5, players=40) == 13  # 12.5 rounded up
+    assert selectors.top_percent(rank=500, players=1000) == 50
+    assert selectors.top_percent(rank=3, players=3) == 100  # the last
+    assert selectors.top_percent(rank=1, players=1) == 100  # a lone player: the pages say "first" instead
+    assert selectors.top_percent(rank=4, players=3) == 100  # the index a moment ahead of SQL: still a share
+    assert selectors.top_percent(rank=None, players=3) is None  # held, disqualified
 
 
 def test_a_lone_player_on_a_first_day():
     ann = Someone("Ann Solo")
     ann.play(DAY)
     me = ann.me(DAY)
-    assert (me["rank"], me["players"], me["percentile"]) == (1, 1, 0)
+    assert (me["rank"], me["players"], me["top_percent"]) == (1, 1, 100)
     assert (me["streak"], me["best_streak"], me["held"], me["disqualified"]) == (1, 1, False, False)
 
 
-def test_ties_are_broken_so_each_rank_has_its_own_percentile():
+def test_ties_are_broken_so_each_rank_has_its_own_top_share():
     # The same asks, so the same score and the same number of asks: the finish time decides.
     first, second, third = Someone("Tie One"), Someone("Tie Two"), Someone("Tie Three")
     first.play(DAY, minutes_before_close=90)
@@ -72,8 +74,8 @@ def test_ties_are_broken_so_each_rank_has_its_own_percentile():
     third.play(DAY, minutes_before_close=30)
     scores = {r.score for r in Result.objects.all()}
     assert len(scores) == 1  # tied on score (and asks)
-    stands = [(m["rank"], m["players"], m["percentile"]) for m in (p.me(DAY) for p in (first, second, third))]
-    assert stands == [(1, 3, 66.6), (2, 3, 33.3), (3, 3, 0)]
+    stands = [(m["rank"], m["players"], m["top_percent"]) for m in (p.me(DAY) for p in (first, second, third))]
+    assert stands == [(1, 3, 34), (2, 3, 67), (3, 3, 100)]
 
 
 def test_streaks_through_a_gap():
@@ -112,20 +114,20 @@ def test_disqualified_and_held_results_count_for_no_one():
     assert held.flagged and held.held
     assert Result.objects.get(player=cheat.player, challenge__date=day_before).held
     mine = cheat.me(DAY)
-    assert mine["held"] and mine["rank"] is None and mine["percentile"] is None
+    assert mine["held"] and mine["rank"] is None and mine["top_percent"] is None
     assert mine["score"] == held.score  # the provisional score
     assert (mine["players"], mine["streak"], mine["best_streak"]) == (1, 0, 0)
     hal = honest.me(DAY)
-    assert (hal["rank"], hal["players"], hal["percentile"], hal["streak"], hal["best_streak"]) == (1, 1, 0, 2, 2)
+    assert (hal["rank"], hal["players"], hal["top_percent"], hal["streak"], hal["best_streak"]) == (1, 1, 100, 2, 2)
 
     # Pia's game of the day before, disqualified from its hold: off too.
     before = Result.objects.get(player=cheat.player, challenge__date=day_before)
     result_disqualify(result_id=before.pk, reason="shared an account")
     gone = cheat.me(day_before)
     assert gone["disqualified"] and gone["reason"] == "shared an account" and gone["rank"] is None
-    assert (gone["players"], gone["percentile"], gone["streak"], gone["best_streak"]) == (1, None, 0, 0)
+    assert (gone["players"], gone["top_percent"], gone["streak"], gone["best_streak"]) == (1, None, 0, 0)
     assert honest.me(day_before)["players"] == 1
-    assert honest.me(day_before)["percentile"] == 0
+    assert honest.me(day_before)["top_percent"] == 100
     assert selectors.player_streaks(player_id=cheat.player.pk, game="peche", day=DAY).best_streak == 0
 
 
@@ -138,13 +140,13 @@ def test_a_deleted_players_results_stay_ranked_but_make_no_streak():
 
     accounts.player_delete(player=leaves.player)
 
-    # Lou finished first: still ranked above Sam, so Sam's rank and percentile do not move.
+    # Lou finished first: still ranked above Sam, so Sam's rank and top share do not move.
     sam = stays.me(DAY)
-    assert (sam["rank"], sam["players"], sam["percentile"]) == (2, 2, 0)
+    assert (sam["rank"], sam["players"], sam["top_percent"]) == (2, 2, 100)
     lou = selectors.player_streaks(player_id=leaves.player.pk, game="peche", day=DAY)
     assert (lou.streak, lou.best_streak) == (0, 0)
     lou_result = Result.objects.select_related("challenge").get(player=leaves.player, challenge__date=DAY)
-    assert selectors.standing(lou_result)["percentile"] == 50.0
+    assert selectors.standing(lou_result)["top_percent"] == 50
 
 
 def test_the_player_page_shows_the_streaks_of_the_selector(client):

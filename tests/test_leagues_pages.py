@@ -38,7 +38,7 @@ def test_my_leagues_page_lists_them_with_todays_place_and_asks_a_visitor_for_a_n
     assert "Today: 1 of 1" in bob.get("/leagues/").content.decode()
     assert 'id="create-form"' in page and 'id="join-form"' in page
     french = bob.get("/leagues/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "Mes ligues" in french and "Aujourd’hui : 1 sur 1" in french
+    assert "Mes ligues" in french and "Aujourd’hui : 1 sur 1" in french
 
 
 def test_a_league_page_shows_the_day_board_the_week_and_the_members():

@@ -210,15 +210,15 @@ def test_the_admin_login_is_limited_per_address_with_a_clear_message(admin_user,
     store unreachable too."""
     caches = dead_store() if store == "unreachable" else settings.CACHES
     with override_settings(CACHES=caches, RATE_LIMITS={"admin_logins": "10/hour", "admin_logins_name": "off"}):
-        assert logged_in(admin_try(client_ip, "keeper", "pw-Keeper-123"))  # the limit counts every try
+        assert logged_in(admin_try(client_ip, "keeper", "pw-Keeper-123"))  # a success counts for nothing
         wrong = [admin_try(client_ip, "keeper", f"guess {i}") for i in range(25)]
         assert all(r.status_code == 200 for r in wrong)
         right = admin_try(client_ip, "keeper", "pw-Keeper-123")
         assert not logged_in(right) and right.status_code == 200
         page = right.content.decode()
         assert "Too many log-in attempts" in page and "Try again in 60 minutes" in page, page
-        assert "Too many log-in attempts" not in wrong[8].content.decode()  # the 10th try still counts
-        assert "Too many log-in attempts" in wrong[9].content.decode()
+        assert "Too many log-in attempts" not in wrong[9].content.decode()  # the 10th failure is still tried
+        assert "Too many log-in attempts" in wrong[10].content.decode()
         # Another address is not refused for this one's tries.
         assert logged_in(admin_try(client_ip.rsplit(".", 1)[0] + ".253", "keeper", "pw-Keeper-123"))
 
@@ -233,6 +233,24 @@ def test_the_admin_login_is_limited_per_address_and_username(admin_user, client_
         right = admin_try(client_ip, "keeper", "pw-Keeper-123")
         assert not logged_in(right) and "Too many log-in attempts" in right.content.decode()
         assert logged_in(admin_try(client_ip, "other", "pw-Other-123"))
+
+
+@pytest.mark.parametrize("store", ["shared", "unreachable"])
+def test_the_staff_log_in_as_often_as_they_like_and_only_failures_lock(admin_user, client_ip, store):
+    """Successes count for nothing: 30 log-ins in a row from one address, past both limits
+    (10 an address, 5 an address and name), all get in. Failures still lock: after 4
+    wrong passwords and a log-in, the 5th wrong one is the last tried, and then even the
+    right password is refused (a guesser's last try being the right one tells nothing)."""
+    caches = dead_store() if store == "unreachable" else settings.CACHES
+    with override_settings(CACHES=caches, RATE_LIMITS={"admin_logins": "10/hour", "admin_logins_name": "5/hour"}):
+        assert all(logged_in(admin_try(client_ip, "keeper", "pw-Keeper-123")) for _ in range(30))
+        for i in range(4):
+            assert "Too many" not in admin_try(client_ip, "keeper", f"guess {i}").content.decode()
+        assert logged_in(admin_try(client_ip, "keeper", "pw-Keeper-123"))
+        fifth = admin_try(client_ip, "keeper", "guess 4")
+        assert not logged_in(fifth) and "Too many" not in fifth.content.decode()
+        refused = admin_try(client_ip, "keeper", "pw-Keeper-123")
+        assert not logged_in(refused) and "Too many log-in attempts" in refused.content.decode()
 
 
 def round_robin_guesses(addresses, tries, attempt):

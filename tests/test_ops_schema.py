@@ -70,6 +70,17 @@ def test_schema_and_docs_are_served_from_the_site_itself(client):
     schema = client.get("/api/schema")
     assert schema.status_code == 200
     assert yaml.safe_load(schema.content)["info"]["title"]
+    # Opened in a browser, it is shown as text, not downloaded; a client naming a type gets it.
+    browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    shown = client.get("/api/schema", HTTP_ACCEPT=browser)
+    assert shown["Content-Type"] == "text/yaml; charset=utf-8" and "attachment" not in shown.get(
+        "Content-Disposition", ""
+    )
+    assert yaml.safe_load(shown.content) == yaml.safe_load(schema.content)
+    assert client.get("/api/schema", HTTP_ACCEPT="application/vnd.oai.openapi")["Content-Type"].startswith(
+        "application/vnd.oai.openapi"
+    )
+    assert client.get("/api/schema", HTTP_ACCEPT="application/json").json()["info"]["title"]
     docs = client.get("/api/docs")
     assert docs.status_code == 200
     html = docs.content.decode()

@@ -4,6 +4,7 @@ rules engine to the card (no browser; tests/browser/test_rules_header.py looks a
 import re
 
 import pytest
+from django.conf import settings
 from django.utils import translation
 
 from frontend import how_to_play
@@ -15,9 +16,9 @@ pytestmark = pytest.mark.django_db
 LANGUAGES = {
     "en": ("Whoever laid more pairs wins; 13 to 13 is a draw.", "How to play Pêche", "You: 7 — given"),
     "fr": (
-        "Celui qui a posé le plus de paires gagne ; 13 à 13 est un match nul.",
+        "Celui qui a posé le plus de paires gagne ; 13 à 13 est un match nul.",
         "Comment jouer à la Pêche",
-        "Toi : 7 — donnée",
+        "Toi : 7 — donnée",
     ),
     "de": (
         "Wer mehr Paare abgelegt hat, gewinnt; 13 zu 13 ist ein Unentschieden.",
@@ -101,4 +102,28 @@ def test_the_page_draws_the_engines_cards(client):
         assert scene.count('class="back"') == view["opponent_hand_size"] + -(-view["lake_size"] // 4)
         assert re.findall(r'class="pair" data-rank="(\w+)"', scene) == view["opponent_pairs"] + view["player_pairs"]
     # The cards and the ask history in French, as the daily table writes them.
-    assert 'aria-label="A♠"' in html and "Toi : 5 — à la pêche" in html and "Adversaire : 2 — à la pêche" in html
+    assert 'aria-label="A♠"' in html and "Toi : 5 — à la pêche" in html and "Adversaire : 2 — à la pêche" in html
+
+
+LEGEND = {
+    "en": ["the opponent gave you the rank", "you drew the rank you asked for", "go fish"],
+    "fr": ["l'adversaire t'a donné le rang", "tu as tiré le rang demandé", "à la pêche"],
+    "de": ["der Gegner hat dir den Rang gegeben", "den verlangten Rang gezogen", "fischen gegangen"],
+    "ja": ["相手がそのランクを渡した", "要求したランクを引いた", "釣りへ"],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de", "ja"])
+def test_the_share_squares_are_explained_on_the_rules_page_and_the_daily_page(client, lang):
+    import html as html_lib
+
+    for path in ("/rules/", "/daily/"):
+        page = html_lib.unescape(client.get(path, HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+        legend = re.search(r'<ul class="share-legend">(.*?)</ul>', page, re.S)
+        assert legend, path
+        items = re.findall(r'<li><span class="square">(.)</span> ([^<]+)</li>', legend.group(1))
+        # The share's own squares (share.js), in the order of SQUARES, each with its words.
+        assert [square for square, _ in items] == ["🟩", "🟦", "⬜"], path
+        assert all(words in said for words, (_, said) in zip(LEGEND[lang], items, strict=True)), (path, items)
+    share_js = (settings.BASE_DIR / "frontend" / "static" / "frontend" / "share.js").read_text()
+    assert 'SQUARES = { given: "🟩", caught: "🟦", fish: "⬜" }' in share_js

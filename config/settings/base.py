@@ -204,9 +204,17 @@ CONTENT_SECURITY_POLICY = os.environ.get(
             "base-uri 'self'",
             "form-action 'self'",
             "frame-ancestors 'none'",
+            # Violations are reported to the site (config/csp_reports.py). report-uri only:
+            # where a policy also names report-to, Chromium sends through the Reporting API
+            # alone, in delayed background batches that a headless Chromium did not deliver in
+            # 100 s (2026-12-05); report-uri's arrive at once, from every browser.
+            "report-uri /csp-reports",
         )
     ),
 )
+# The Reporting API's endpoints (the Reporting-Endpoints header), for a DJANGO_CSP naming
+# report-to: e.g. 'csp="/csp-reports"' (the endpoint takes application/reports+json too).
+REPORTING_ENDPOINTS = os.environ.get("DJANGO_REPORTING_ENDPOINTS", "")
 # The site uses none of these browser features; no page or frame may ask for them.
 PERMISSIONS_POLICY = os.environ.get(
     "DJANGO_PERMISSIONS_POLICY",
@@ -288,6 +296,8 @@ RATE_LIMITS = {
     # a few a week, a guesser needs about 2**48 tries.
     "league_joins": os.environ.get("RATE_LIMIT_LEAGUE_JOINS", "60/hour"),
     "league_joins_player": os.environ.get("RATE_LIMIT_LEAGUE_JOINS_PLAYER", "20/hour"),
+    # CSP violation reports per client IP: a page breaking the policy reports each load.
+    "csp_reports": os.environ.get("RATE_LIMIT_CSP_REPORTS", "60/hour"),
 }
 # Failed log-ins for one name from any address: each Nth within the period is logged at
 # WARNING with the addresses (a burst of guesses; nothing is refused for it). "off": none.

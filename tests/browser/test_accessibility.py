@@ -21,7 +21,7 @@ import pytest
 from tests.conftest import ROOT
 
 from .conftest import ARTIFACTS, screenshot
-from .test_daily import start_as_guest, wait_my_turn_or_end
+from .test_daily import named_before, wait_my_turn_or_end
 from .test_leagues import leagues_states
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -173,7 +173,12 @@ def daily_states(page, name: str):
     page.goto(page.base + "/daily/")
     page.wait_for_selector("#name-input")
     yield "daily-before", page
-    start_as_guest(page, name)
+    named_before(page, name)  # then back as a returning player: the day waits for Start
+    page.goto(page.base + "/daily/")
+    page.wait_for_selector("#start-button:focus")
+    yield "daily-ready", page
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand button:focus")
     for _ in range(2):
         if wait_my_turn_or_end(page):
             break
@@ -304,3 +309,21 @@ def test_no_serious_accessibility_violation_anywhere(new_page, live_server, lang
     FINDINGS.mkdir(parents=True, exist_ok=True)
     (FINDINGS / f"{lang}-{viewport}.json").write_text(json.dumps(found, indent=1, ensure_ascii=False))
     assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)
+
+
+def test_the_api_docs_with_every_operation_open_have_no_serious_violation(new_page):
+    """Every operation of /api/docs opened at once: each select named (an enum parameter's,
+    the examples'), inline code readable on every method's colour."""
+    page = new_page()
+    page.context.add_init_script(path=str(AXE))
+    page.goto(page.base + "/api/docs")
+    page.wait_for_selector("#swagger-ui .opblock")
+    operations = page.eval_on_selector_all("#swagger-ui .opblock", "blocks => blocks.map(b => b.id)")
+    assert len(operations) > 20
+    for operation in operations:
+        page.locator(f"#{operation} .opblock-summary-control").click()
+    page.wait_for_selector("#swagger-ui select.examples-select-element", state="attached")
+    page.wait_for_function(
+        "[...document.querySelectorAll('#swagger-ui select')].every(s => s.getAttribute('aria-label'))"
+    )
+    assert violations(page) == []

@@ -130,3 +130,23 @@ def test_no_page_violates_the_content_security_policy(new_page, settings):
     # The policy was on for every document (else "no violation" would prove nothing).
     assert pages and all(found == policy for found in pages.values()), pages
     assert len(seen) >= 17 and "admin/login/" in pages and "api/docs" in pages
+
+
+def test_a_violation_in_a_visitors_browser_is_reported_to_the_site(new_page):
+    """Something the policy refuses (an injected inline script, as an extension or a proxy
+    would add) is reported by the browser itself, and kept for the operators."""
+    from django.core.cache import cache
+
+    from config import csp_reports
+    from tests.conftest import wait_for
+
+    cache.delete(csp_reports.RECENT_KEY)
+    page = enforced(new_page)
+    page.expected_errors.append("Content Security Policy")
+    page.goto(page.base + "/rules/")
+    page.evaluate(
+        "() => { const s = document.createElement('script'); s.textContent = 'window.x = 1'; document.head.append(s); }"
+    )
+    wait_for(lambda: csp_reports.recent(), timeout=15)
+    report = csp_reports.recent()[-1]
+    assert report["effectiveDirective"].startswith("script-src") and report["documentURL"].endswith("/rules/")

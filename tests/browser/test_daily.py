@@ -131,6 +131,27 @@ def wait_my_turn_or_end(page):
     return page.locator("#end").is_visible()
 
 
+def named_before(page, name: str):
+    """A returning player: named on an earlier visit (the session kept), today not started."""
+    page.goto(page.base + "/daily/")
+    page.wait_for_selector("#name-input")
+    status = page.evaluate(
+        "name => fetch('/api/players', {method: 'POST', body: JSON.stringify({name}), headers: {"
+        "'Content-Type': 'application/json', 'X-CSRFToken': document.cookie.match(/csrftoken=([^;]+)/)[1]}})"
+        ".then(r => r.status)",
+        name,
+    )
+    assert status == 201
+
+
+def start_the_day(page):
+    """A returning player's Start: today's ranked game begins on that press only."""
+    page.goto(page.base + "/daily/")
+    page.wait_for_selector("#start-button:focus")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand button:focus")
+
+
 def start_as_guest(page, name: str):
     page.goto(page.base + "/daily/")
     page.wait_for_selector("#name-input:focus")  # the prompt takes the focus: no mouse needed
@@ -199,7 +220,11 @@ def test_full_game_with_the_keyboard_only(new_page, verifier):
     assert page.text_content("#end-asks") == str(asks)
     page.wait_for_selector("#end-status[data-status=verified]", timeout=20000)
     assert re.fullmatch(r"Verified: rank 1\.", page.text_content("#end-status"))
+    # Alone on the day: a win, said as one (neither "better than 0 %" nor "top 100 %").
+    page.wait_for_selector("#end-standing:not([hidden])")
+    assert page.text_content("#end-standing") == "First of today's players."
     share = page.text_content("#share-text")
+    assert "Rank 1 of 1" in share.splitlines() and "%" not in share
     assert share.splitlines()[0].endswith(f": {outcome['score']} points")
     assert sum(share.count(square) for square in "🟩🟦⬜") == asks  # a square an ask
     assert re.search(r"Next deal in \d\d:\d\d:\d\d", page.text_content("#countdown"))
@@ -239,3 +264,63 @@ def test_practice_on_a_past_day_is_unranked(new_page):
     page.press("#name-input", "Enter")
     page.wait_for_selector("#hand button:focus")
     assert "not ranked" in page.text_content("#mode")
+
+
+@pytest.mark.parametrize(
+    "lang,viewport", [("en", {"width": 390, "height": 844}), ("fr", {"width": 1280, "height": 800})]
+)
+def test_a_returning_players_look_spends_nothing_and_start_begins_the_ranked_game(new_page, lang, viewport):
+    from challenges.models import Attempt
+
+    page = new_page(locale={"en": "en-US", "fr": "fr-FR"}[lang], viewport=viewport)
+    page.add_init_script(FAST)
+    named_before(page, f"Back Again {lang}")
+    page.goto(page.base + "/")
+    page.goto(page.base + "/daily/")
+    page.wait_for_selector("#start-button:focus")  # Enter starts: no mouse needed
+    stakes = page.text_content("#start-stakes")
+    assert (
+        "only your first game of the day counts" if lang == "en" else "seule ta première partie du jour compte"
+    ) in stakes
+    assert page.locator("#table").is_hidden()
+    assert page.evaluate("document.getElementById('start-button').getBoundingClientRect().height") >= 24
+    assert not Attempt.objects.filter(player__name=f"Back Again {lang}").exists(), "looking is not playing"
+    assert no_horizontal_scroll(page)
+    screenshot(page, f"daily-start-{lang}-{viewport['width']}")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand button:focus")
+    attempt = Attempt.objects.get(player__name=f"Back Again {lang}")
+    assert attempt.ranked and attempt.moves == []
+    assert page.locator("#start").is_hidden()
+    # A started game is resumed by a reload, asks or not, and never started twice.
+    page.reload()
+    page.wait_for_selector("#hand button:focus")
+    assert page.locator("#start").is_hidden()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "document.querySelector('#turn').dataset.turn !== 'busy' && document.getElementById('asks').textContent !== '0'"
+    )
+    before = snapshot(page)
+    page.reload()
+    page.wait_for_selector("#hand button:focus")
+    assert snapshot(page) == before
+    assert Attempt.objects.filter(player__name=f"Back Again {lang}").count() == 1
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+def test_the_links_beside_the_game_are_targets_of_at_least_24_px(new_page, locale):
+    page = new_page(
+        locale=locale, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, first_visit=True
+    )
+    page.add_init_script(FAST)
+    page.goto(page.base + "/daily/")
+    page.wait_for_selector("#rules-card:not([hidden])")
+    sizes = {"rules card": page.locator("#rules-card p a").bounding_box()}
+    page.keyboard.press("Enter")  # "Got it"
+    page.wait_for_selector("#name-input:focus")
+    page.keyboard.type(f"Target {locale}")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand button:focus")
+    sizes["table"] = page.locator("#table .rules-link").bounding_box()
+    small = {where: box for where, box in sizes.items() if box["width"] < 24 or box["height"] < 24}
+    assert not small, small

@@ -1,10 +1,11 @@
 """The first minute and the last of the daily game in Chromium: the rules card of a first
-visit, the name prompt's words, the end panel's standing (rank of how many, percentile,
+visit, the name prompt's words, the end panel's standing (rank of how many, top share,
 streak, the day's histogram with your bar marked, when replays open), the spoiler-free
 share, the pace setting, the home page's status and the leaderboard's marked bar."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -66,7 +67,15 @@ def test_the_end_panel_tells_where_the_game_stands_and_shares_no_card(new_page, 
     api = page.request.get(page.base + f"/api/leaderboard/{attempt.challenge.date.isoformat()}/me").json()
     assert api["players"] == 5
     assert page.text_content("#end-rank") == f"{api['rank']} of 5"
-    assert page.text_content("#end-percentile") == f"Better than {api['percentile']:g} % of today's players."
+    # Rank 1 is said as the first, any other rank as the top share holding it, rounded up
+    # (the last's "top 100 %" is left unsaid: "5 of 5" says it).
+    top = math.ceil(100 * api["rank"] / 5)
+    assert api["top_percent"] == top
+    standing = "First of today's players." if api["rank"] == 1 else f"In the top {top} % of today's players."
+    if top == 100:
+        assert page.locator("#end-standing").is_hidden()
+    else:
+        assert page.text_content("#end-standing") == standing
     assert page.text_content("#end-streak") == "1 day in a row · best 1"
     # The day's histogram: the bar of your score is marked, every bar's count is written.
     bars = page.locator("#end-histogram rect")
@@ -88,7 +97,13 @@ def test_the_end_panel_tells_where_the_game_stands_and_shares_no_card(new_page, 
     mine = [h for h in view["history"] if h["seat"] == 0]
     assert len(squares) == result.asks == len(mine)
     assert squares == "".join("🟩" if h["given"] else "🟦" if h["caught"] else "⬜" for h in mine)
-    assert f"Rank {api['rank']} of 5 · better than {api['percentile']:g} % of players" in lines
+    assert (
+        f"Rank {api['rank']} of 5" if api["rank"] == 1 or top == 100 else f"Rank {api['rank']} of 5 · top {top} %"
+    ) in lines
+    # Beside the squares, what each one means.
+    legend = page.locator("#end .share-legend li").all_text_contents()
+    assert [item.split(" ", 1)[0] for item in legend] == ["🟩", "🟦", "⬜"]
+    assert page.locator("#end .share-legend").is_visible()
     assert lines[-1].endswith("/daily/")
     assert not CARD_NAMED.search(text), text
     screenshot(page, "daily-end-panel")
@@ -141,6 +156,7 @@ def test_the_home_page_says_where_you_stand_today(new_page, verifier):
     page.goto(page.base + "/")
     assert page.get_attribute("#today-status", "data-state") == "done"
     assert page.text_content("#today-rank") == "1 of 1"
+    assert page.text_content("#today-standing") == "First of today's players."  # never "better than 0 %"
     assert page.text_content("#today-streak") == "1 day"
     screenshot(page, "home-done")
 

@@ -98,7 +98,7 @@ def test_a_stale_tab_catches_up_and_says_so(new_page, browser, live_server):
     other.locator("#hand button").first.click()  # this tab still shows the game before that ask
     other.wait_for_selector("#notice:not([hidden])")
     assert other.text_content("#notice") == (
-        "Cette partie a avancé dans un autre onglet : la voici telle qu'elle est maintenant."
+        "Cette partie a avancé dans un autre onglet : la voici telle qu'elle est maintenant."
     )
     assert other.locator("#error").is_hidden()
     assert other.text_content("#asks") == page.text_content("#asks")
@@ -129,11 +129,11 @@ RANK_SENTENCES = """async () => {
             "fr-FR",
             {
                 "A": (
-                    "Tu réclames un as : l'adversaire n'en a pas, va à la pêche !",
+                    "Tu réclames un as : l'adversaire n'en a pas, va à la pêche !",
                     "L'adversaire pose une paire d'as dans son seau.",
                 ),
                 "Q": (
-                    "Tu réclames une dame : l'adversaire n'en a pas, va à la pêche !",
+                    "Tu réclames une dame : l'adversaire n'en a pas, va à la pêche !",
                     "L'adversaire pose une paire de dames dans son seau.",
                 ),
             },

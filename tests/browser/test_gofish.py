@@ -284,7 +284,7 @@ def test_resume_after_reload_and_a_stale_tab(new_page, browser):
 @pytest.mark.parametrize(
     "locale,words",
     [
-        ("fr-FR", ["Pêche aux cartes", "Talon", "« Va à la pêche ! »", "carré"]),
+        ("fr-FR", ["Pêche aux cartes", "Talon", "« Va à la pêche ! »", "carré"]),
         ("de-DE", ["Go Fish mit Quartetten", "Teich", "„Geh angeln!“", "Quartett"]),
         ("ja-JP", ["ブック付きゴーフィッシュ", "山札", "「ゴー・フィッシュ！」", "ブック"]),
     ],
@@ -501,7 +501,7 @@ def test_a_whole_game_at_the_table_moves_no_control(new_page, viewport, locale):
 # The check's words in each language (the seeds' wording of the deck and the hand).
 DECK_CHECK = {
     "en-US": "6 players × 26 cards = 156: the deck has 52 cards. At most 8 cards each.",
-    "fr-FR": "6 joueurs × 26 cartes = 156 : le jeu n’a que 52 cartes. Au plus 8 cartes par main.",
+    "fr-FR": "6 joueurs × 26 cartes = 156 : le jeu n’a que 52 cartes. Au plus 8 cartes par main.",
     "de-DE": "6 Spieler × 26 Karten = 156: Das Spiel hat nur 52 Karten. Höchstens 8 Karten pro Hand.",
     "ja-JP": "6人 × 26枚 = 156枚：カードは全部で52枚です。1人8枚までにしてください。",
 }

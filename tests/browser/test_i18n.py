@@ -29,7 +29,7 @@ def test_french_browser_sees_french(new_page):
     assert page.text_content("#hand-title") == "Ta main"
     assert page.text_content("#history-title") == "Historique des demandes"
     assert "Tu réclames un" in page.text_content("#log")  # from the JS catalog
-    assert page.text_content("#turn") in ("À toi : réclame un rang de ta main.", "Partie terminée")
+    assert page.text_content("#turn") in ("À toi : réclame un rang de ta main.", "Partie terminée")
     screenshot(page, "daily-fr")
 
 

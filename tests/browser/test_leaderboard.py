@@ -88,3 +88,36 @@ def test_histogram_draws_in_languages_with_a_decimal_comma(new_page, locale):
             assert "," not in value and float(value) >= 0, (attribute, value)
         box = bars.nth(i).bounding_box()
         assert box and box["width"] > 0 and box["height"] > 0  # drawn, not dropped as invalid
+
+
+def test_moments_are_shown_in_the_readers_time_zone_with_the_zone_named(new_page):
+    """A reader in Tokyo sees the finish times and when a replay opens in Tokyo's time, the
+    zone named; the server's text (the day's zone, named) is what shows without scripts."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from challenges import days
+    from challenges.models import Attempt
+
+    client = new_player("Tokyo Tomo")
+    view = finish_game(client)
+    attempt = Attempt.objects.select_related("challenge").get(pk=view["id"])
+    tokyo = ZoneInfo("Asia/Tokyo")
+    page = new_page(timezone_id="Asia/Tokyo", viewport={"width": 390, "height": 844})
+    page.goto(page.base + f"/leaderboard/{days.today().isoformat()}/")
+    row = page.locator("tr[data-name='Tokyo Tomo'] time")
+    finished = attempt.finished_at.astimezone(tokyo)
+    page.wait_for_function("document.querySelector('[data-zone]').textContent === '(GMT+9)'")
+    assert row.inner_text() == finished.strftime("%H:%M:%S")
+    no_script = new_page(java_script_enabled=False)
+    no_script.goto(no_script.base + f"/leaderboard/{days.today().isoformat()}/")
+    server_zone = attempt.finished_at.astimezone(days.zone()).strftime("%Z")
+    assert no_script.locator("[data-zone]").inner_text() == f"({server_zone})"
+
+    log_in(page, client)
+    page.goto(page.base + f"/replays/{attempt.pk}/")
+    opens = attempt.challenge.reveals_at.astimezone(tokyo)
+    moment = page.locator("#opens time")
+    page.wait_for_function("document.querySelector('#opens time').textContent.endsWith('GMT+9')")
+    assert moment.inner_text() == opens.strftime("%Y-%m-%d %H:%M") + " GMT+9"
+    assert dt.datetime.fromisoformat(moment.get_attribute("datetime")) == attempt.challenge.reveals_at

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import no_horizontal_scroll, screenshot
-from .test_daily import start_as_guest, wait_my_turn_or_end
+from .test_daily import named_before, start_as_guest, start_the_day, wait_my_turn_or_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -64,8 +64,7 @@ def test_a_league_made_in_one_browser_is_joined_by_its_link_in_another_and_both_
     # Not played yet: listed as such, Ann on the board.
     assert bea.locator("#not-played li[data-name='Bea Leaguer']").count() == 1
     assert bea.locator("#league-board tr[data-name='Ann Leaguer']").count() == 1
-    bea.goto(bea.base + "/daily/")
-    bea.wait_for_selector("#hand button")
+    start_the_day(bea)
     play_to_the_end(bea)
     # The end panel says where the game stands in the league today.
     place = bea.locator("#end-leagues li")
@@ -149,3 +148,69 @@ def test_the_home_pages_header_leads_to_the_leagues_in_each_language(new_page, l
     # The links stay on one line beside the name and the languages.
     assert desktop.evaluate("document.querySelector('header').getBoundingClientRect().height") <= 60
     screenshot(desktop, f"home-header-{lang}-1280")
+
+
+def test_an_invite_goes_through_the_share_sheet_or_the_clipboard_and_leaving_is_confirmed_with_the_way_back(
+    new_page,
+):
+    from leagues.models import League
+
+    clipboard = ["clipboard-read", "clipboard-write"]
+    phone = new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, permissions=clipboard)
+    # A phone's share sheet, as the page sees it: what it was given is kept to be read here.
+    phone.add_init_script("navigator.share = (data) => { window.sharedInvite = data; return Promise.resolve(); };")
+    named_before(phone, "Sheet Sam")
+    phone.goto(phone.base + "/leagues/")
+    phone.fill("#create-name", "Pocket Club")
+    phone.click("#create-form button[type=submit]")
+    phone.wait_for_url("**/leagues/*/")
+    league = League.objects.get(name="Pocket Club")
+    join = f"{phone.base}/leagues/join/{league.code}/"
+    phone.locator("#share-link").tap()
+    phone.wait_for_function("document.getElementById('invite-status').textContent === 'Link sent.'")
+    shared = phone.evaluate("window.sharedInvite")
+    assert shared["url"] == join and shared["title"] == "Pocket Club" and "Pocket Club" in shared["text"]
+    # The code, large and spaced, copied in one tap.
+    assert phone.text_content("#invite-code") == league.code
+    assert float(phone.eval_on_selector("#invite-code", "c => parseFloat(getComputedStyle(c).fontSize)")) >= 20
+    phone.locator("#copy-code").tap()
+    phone.wait_for_function("document.getElementById('invite-status').textContent === 'Code copied.'")
+    assert phone.evaluate("navigator.clipboard.readText()") == league.code
+    assert no_horizontal_scroll(phone)
+    screenshot(phone, "league-invite-phone")
+
+    # A browser without a share sheet: no button for it, the link goes to the clipboard.
+    desk = new_page(permissions=clipboard)
+    named_before(desk, "Desk Dee")
+    desk.goto(join)
+    desk.click("#join-button")
+    desk.wait_for_url(f"**/leagues/{league.pk}/")
+    assert desk.locator("#share-link").is_hidden()
+    desk.click("#copy-link")
+    desk.wait_for_function("document.getElementById('invite-status').textContent === 'Link copied.'")
+    assert desk.evaluate("navigator.clipboard.readText()") == join
+
+    # Leaving asks first, and says how to come back: the same link.
+    desk.click("#leave")
+    dialog = desk.locator("#leave-dialog")
+    dialog.wait_for()
+    assert desk.text_content("#leave-dialog-link") == join
+    assert desk.evaluate("document.activeElement.id") == "leave-cancel"
+    screenshot(desk, "league-leave-dialog")
+    desk.keyboard.press("Enter")  # "Stay in the league"
+    assert dialog.is_hidden() and desk.url.endswith(f"/leagues/{league.pk}/")
+    assert "Desk Dee" in [m.name for m in league_members(league)]
+    desk.click("#leave")
+    desk.click("#leave-confirm")
+    desk.wait_for_url("**/leagues/")
+    assert "Desk Dee" not in [m.name for m in league_members(league)]
+    desk.goto(join)  # the way back
+    desk.click("#join-button")
+    desk.wait_for_url(f"**/leagues/{league.pk}/")
+    assert "Desk Dee" in [m.name for m in league_members(league)]
+
+
+def league_members(league):
+    from challenges.models import Player
+
+    return list(Player.objects.filter(league_memberships__league=league))

@@ -19,7 +19,7 @@ DESKTOP = {"width": 1280, "height": 800}
 # A sentence of each language's text, and its link to today's game.
 TEXTS = {
     "en-US": ("Whoever laid more pairs wins; 13 to 13 is a draw.", "Play today's deal"),
-    "fr-FR": ("Celui qui a posé le plus de paires gagne ; 13 à 13 est un match nul.", "Jouer la donne du jour"),
+    "fr-FR": ("Celui qui a posé le plus de paires gagne ; 13 à 13 est un match nul.", "Jouer la donne du jour"),
     "de-DE": ("Wer mehr Paare abgelegt hat, gewinnt; 13 zu 13 ist ein Unentschieden.", "Das heutige Blatt spielen"),
     "ja-JP": ("ペアの多いほうが勝ち、13対13は引き分けです。", "今日の配りで遊ぶ"),
 }

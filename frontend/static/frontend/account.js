@@ -56,7 +56,7 @@ if (codeButton) {
       document.getElementById("code-value").textContent = made.code;
       document.getElementById("code-shown").hidden = false;
       const until = new Date(made.expires_at).toLocaleTimeString(document.documentElement.lang || undefined,
-        { hour: "2-digit", minute: "2-digit" });
+        { hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
       status.textContent = interpolate(gettext("Type this code on your other device before %(time)s. It works once."),
         { time: until }, true);
       codeButton.textContent = gettext("Show a new code");

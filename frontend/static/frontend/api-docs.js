@@ -24,6 +24,14 @@
     for (const button of root.querySelectorAll(".auth-btn-wrapper button[aria-label]")) {
       button.removeAttribute("aria-label");
     }
+    // Two selects come without a name: an enum parameter's values (named by the
+    // parameter, as its row shows it) and a request body's examples.
+    for (const select of root.querySelectorAll("tr[data-param-name] select:not([aria-label])")) {
+      select.setAttribute("aria-label", select.closest("tr").dataset.paramName);
+    }
+    for (const select of root.querySelectorAll("select.examples-select-element:not([aria-label])")) {
+      select.setAttribute("aria-label", "Examples");
+    }
     // Code blocks (examples, responses, curl) scroll when long: a keyboard must reach them.
     for (const block of root.querySelectorAll("pre.microlight:not([tabindex]), .highlight-code pre:not([tabindex])")) {
       block.tabIndex = 0;

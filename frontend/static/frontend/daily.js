@@ -96,8 +96,10 @@ const session = createSession({
   stale: (err) => Object.hasOwn(CATCH_UP, err.code),
 });
 
-async function loadAttempt() {
-  const view = await session.start();
+// ``open``: today's ranked game starts on Start (or the name), a started one is read.
+async function loadAttempt(open = session.start) {
+  const view = await open();
+  S.setReady(state, false);
   S.setView(state, view);
   asks.follow(view);
   draw();
@@ -105,7 +107,7 @@ async function loadAttempt() {
   loadStats();
 }
 
-// A verified ranked game: where it stands today (rank of how many, percentile, streak)
+// A verified ranked game: where it stands today (rank of how many, top share, streak)
 // and the day's histogram. Asked once per page; a failure only leaves them out.
 let statsAsked = false;
 async function loadStats() {
@@ -147,7 +149,28 @@ async function start() {
       draw();
       return;
     }
-    await loadAttempt();
+    const started = root.dataset.attempt;
+    if (config.date !== "today") await loadAttempt();
+    else if (started) await loadAttempt(() => getJSON(`/api/attempts/${started}`));
+    else {
+      // Looking is not playing: the day's one ranked game waits for the Start button.
+      S.setReady(state, true);
+      draw();
+    }
+  } catch (err) {
+    fail(err);
+  }
+}
+
+async function onStart() {
+  if (state.busy) return;
+  S.setBusy(state, true);
+  S.setError(state, null);
+  draw();
+  try {
+    const view = await session.start();
+    S.setBusy(state, false);
+    await loadAttempt(() => view);
   } catch (err) {
     fail(err);
   }
@@ -258,6 +281,7 @@ mount(root, {
   },
   onRulesOk,
   onName,
+  onStart,
   onAsk,
   onShare,
   onAgain,

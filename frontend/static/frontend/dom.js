@@ -33,13 +33,18 @@ export function countdownText(ms) {
 // the 24-hour time, then the zone's short name ("2026-12-04 00:05 UTC+1").
 export function localMoment(iso) {
   const when = new Date(iso);
-  const lang = document.documentElement.lang || "en";
   const parts = Object.fromEntries(new Intl.DateTimeFormat("en-CA", {
     year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
   }).formatToParts(when).map((p) => [p.type, p.value]));
-  const zone = new Intl.DateTimeFormat(lang, { timeZoneName: "short" }).formatToParts(when)
-    .find((p) => p.type === "timeZoneName");
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}${zone ? " " + zone.value : ""}`;
+  const zone = zoneName(when);
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}${zone ? " " + zone : ""}`;
+}
+
+/** The reader's time zone's short name at that moment, in the page's language ("UTC+1"). */
+export function zoneName(when) {
+  const zone = new Intl.DateTimeFormat(document.documentElement.lang || "en", { timeZoneName: "short" })
+    .formatToParts(when).find((p) => p.type === "timeZoneName");
+  return zone ? zone.value : "";
 }
 
 const ARROWS = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 };

@@ -4,9 +4,9 @@
 
 import { SUITS, cardLabel, rankLabel, rankOf, suitOf } from "./cards.js";
 import { sideOf } from "./outcome.js";
-import { $, countdownText, el, fmt, localMoment, percentText, onArrows, onFocusIndex, renderGrowing } from "./dom.js";
+import { $, countdownText, el, fmt, localMoment, onArrows, onFocusIndex, renderGrowing } from "./dom.js";
 import { renderFigure } from "./histogram.js";
-import { shareText } from "./share.js";
+import { shareText, standingWords } from "./share.js";
 import { closing, dayClosed, visibleHistory } from "./state.js";
 import { aRank, eventText, fly, historyText, renderBacks, renderBucket } from "./table.js";
 
@@ -32,6 +32,7 @@ export function mount(root, handlers) {
   onArrows(hand, handlers.onMove);
   $(root, "#share").addEventListener("click", () => handlers.onShare($(root, "#share-text").textContent));
   $(root, "#again").addEventListener("click", () => handlers.onAgain());
+  $(root, "#start-button").addEventListener("click", () => handlers.onStart());
 }
 
 let shownAttempt = null;  // a newly shown attempt takes the focus to its hand
@@ -126,11 +127,9 @@ function renderStanding(root, state) {
     streak.textContent = fmt(ngettext("%(streak)s day in a row", "%(streak)s days in a row", stats.streak), stats)
       + " · " + fmt(gettext("best %(best_streak)s"), stats);
   }
-  const percentile = $(root, "#end-percentile");
-  percentile.hidden = !(ranked && stats.percentile !== null && stats.percentile !== undefined);
-  if (!percentile.hidden) {
-    percentile.textContent = fmt(gettext("Better than %(percent)s % of today's players."), { percent: percentText(stats.percentile) });
-  }
+  const standing = $(root, "#end-standing");
+  standing.textContent = ranked ? standingWords(stats) : "";
+  standing.hidden = !standing.textContent;
   const leagues = $(root, "#end-leagues");
   leagues.hidden = !(stats && state.leaguePlaces && state.leaguePlaces.length);
   if (!leagues.hidden) {
@@ -247,6 +246,11 @@ export function render(root, state) {
   const promptWasHidden = prompt.hidden;
   prompt.hidden = !state.needsName || state.rulesCard;
   if (promptWasHidden && !prompt.hidden) $(root, "#name-input").focus();
+  const start = $(root, "#start");
+  const startWasHidden = start.hidden;
+  start.hidden = !state.ready || state.rulesCard;
+  if (startWasHidden && !start.hidden) $(root, "#start-button").focus();
+  $(root, "#start-button").disabled = state.busy;
   const errorNode = $(root, "#error");
   errorNode.textContent = state.error || "";
   errorNode.hidden = !state.error;

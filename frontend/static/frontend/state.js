@@ -24,6 +24,7 @@ export function createState(config) {
     now: Date.now(),
     shared: null,               // "shared" | "copied" after the share button
     rulesCard: false,           // the first visit's rules card is up
+    ready: false,               // today's ranked game waits for the player's Start
     stats: null,                // the day's /api/leaderboard/<date>/me once verified
     bins: null,                 // the day's histogram bins, with stats
   };
@@ -35,6 +36,7 @@ export function setPlayer(state, player) {
 }
 
 export const setRulesCard = setField("rulesCard");
+export const setReady = setField("ready");
 
 /** Where the finished ranked game stands: the /me answer and the day's histogram. */
 export function setStats(state, stats, bins) {

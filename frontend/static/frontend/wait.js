@@ -30,7 +30,7 @@ function render(until) {
   const text = left > 90
     ? fill(say("Too many tries for now. This page tries again by itself at %(time)s."), {
       time: new Date(until).toLocaleTimeString(document.documentElement.lang || undefined,
-        { hour: "2-digit", minute: "2-digit" }),
+        { hour: "2-digit", minute: "2-digit", timeZoneName: "short" }),
     })
     : fill(say("Too many tries for now. This page tries again by itself in %(seconds)s s."), { seconds: left });
   const target = shown();
