@@ -15,6 +15,7 @@ from django.test import Client
 
 from challenges import days, services
 from challenges.models import Player
+from leaderboard import services as board_services
 from leaderboard.models import Result
 from tests.conftest import first_rank, new_player, verified_game
 
@@ -57,6 +58,9 @@ def test_a_held_game_is_private_to_its_player_and_reviewers(viewers):
     held = verified_game(day=CLOSED, player=mallory, choose=clairvoyant)
     verified_game(day=CLOSED, player=other, choose=first_rank)
     today = verified_game(player=mallory, choose=clairvoyant)  # the day still open
+    # Today's deal changes with the date: its game is held by the rule, flagged or not by it.
+    Result.objects.filter(attempt=today).update(flagged=True)
+    board_services.rehold([Result.objects.get(attempt=today).pk])
     for attempt in (held, today):
         assert Result.objects.get(attempt=attempt).held
     score = Result.objects.get(attempt=held).score

@@ -79,9 +79,10 @@ def own_assets(html: str) -> dict[str, int]:
     return sizes
 
 
-# The daily page carries the game, its Start, its end panel (standing, histogram, share)
-# and its pace: 81 kB of its own files before compression; every other page stays within 60 kB.
-BUDGET = {"/daily/": 81_000}
+# The daily page carries the game, its Start, its end panel (standing, histogram, share, a
+# newcomer's provisional rank) and its pace: 81.2 kB of its own files before compression
+# (2026-12-05); every other page stays within 60 kB.
+BUDGET = {"/daily/": 81_500}
 
 
 @pytest.mark.parametrize("path", ["/", "/daily/", "/daily/archive/", "/me/", "/kitten/", "/gofish/"])
