@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, models
+from django.db.models.fields.json import KeyTransform
 
 from games.rules.base import DomainError, Engine
 from games.rules.registry import engine
@@ -13,6 +14,9 @@ from games.rules.registry import engine
 from . import days
 from .names import shown_name
 from .play import StoredGame
+
+# The asks of a line's start that an index of the day's games keeps (Attempt's Meta).
+LINE_START = 6
 
 
 class Player(models.Model):
@@ -166,6 +170,15 @@ class Attempt(StoredGame):
                     name=f"attempt_day_{key}",
                 )
                 for key in ("client_key", "network_key", "browser_key")
+            ),
+            # The day's ranked games that begin with given asks (linking.copies_fresh, at each
+            # winning game's verification): the first LINE_START asks, as the query reads them,
+            # so the day's rows are not all read (docs/fairplay.md, "copies of fresh lines").
+            models.Index(
+                "challenge",
+                *(KeyTransform(str(i), "moves") for i in range(LINE_START)),
+                condition=models.Q(ranked=True),
+                name="attempt_day_line_start",
             ),
         ]
         permissions = [("review_attempt", "Can disqualify, restore and re-verify ranked games")]
