@@ -93,7 +93,7 @@ def csp_reports(request):
         return _error("too_large", f"a report is at most {MAX_BODY} bytes", 413)
     try:
         reports = _violations(json.loads(body))
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # not JSON (UnicodeDecodeError is a ValueError), or nested too deep
         reports = []
     if not reports:
         return _error("bad_report", "not a CSP violation report", 400)
