@@ -209,16 +209,24 @@ def own_redis():
 
 @pytest.fixture(autouse=True)
 def _rate_windows_closed():
-    """Each test starts with no rate-limit window open in this process. Without Redis the
-    counters live in this process's memory (LocMemCache, or config/rates.py's fallback) for
-    the whole session, and under SQLite a test's rolled-back rows hand their ids out again:
-    the previous test's user 1 had spent the asks of this test's user 1."""
+    """Each test starts with no rate-limit window open and no log-in failure counted. Without
+    Redis the counters live in this process's memory (LocMemCache, or config/rates.py's
+    fallback) for the whole session, and under SQLite a test's rolled-back rows hand their ids
+    out again: the previous test's user 1 had spent the asks of this test's user 1. With
+    Redis (the session's own server) an earlier test's failures for one name were still
+    counted: its addresses filled the next test's burst."""
     from django.core.cache import cache
 
     from config import rates
 
     if "RedisCache" not in settings.CACHES["default"]["BACKEND"]:
         cache.clear()
+    else:  # the session's own redis-server (./conftest.py): this test's windows and failures only
+        client = cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+        for pattern in ("rl:*", "lf:*"):
+            stale = list(client.scan_iter(match=cache.make_key(pattern), count=1000))
+            if stale:
+                client.delete(*stale)
     rates._HERE.clear()
 
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from challenges import days, services
+from challenges.models import Attempt
 from games.fairplay import players
 from games.rules.peche import ENGINE
 from leaderboard.models import Result
@@ -45,6 +46,9 @@ ONE_OFF = {
 def clock(monkeypatch, settings):
     """The site's clock, set by the test: ``clock(day)`` makes it that day's noon."""
     settings.ESTABLISHED_DAYS = 3
+    # Verified here, in this process and with these settings (play_today), not by whatever
+    # worker another test of the process left reading the queue.
+    monkeypatch.setattr(services, "enqueue_verification", lambda attempt_id: None)
     now = [timezone.now()]
     monkeypatch.setattr(timezone, "now", lambda: now[0])
 
@@ -72,6 +76,9 @@ def play_today(client: APIClient, chooser: players.Chooser, rng: random.Random) 
     for move, rank in enumerate(moves):
         answer = client.post(f"/api/attempts/{attempt}/asks", {"move": move, "rank": rank}, format="json")
         assert answer.status_code == 200, answer.content
+    # The worker's part, here (the clock's fixture keeps the id off the queue).
+    assert Attempt.objects.get(pk=attempt).status == Attempt.Status.VERIFYING
+    services.attempt_verify(attempt_id=attempt)
     return attempt
 
 
