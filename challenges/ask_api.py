@@ -30,7 +30,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 from rest_framework.exceptions import ParseError
 
-from config import parsers
+from config import metrics, parsers
 from config.errors import ApiError
 from config.inputs import Choice, Input, Whole, parsed
 from config.renderers import JSONRenderer
@@ -118,6 +118,28 @@ def take(player: Player) -> None:
         raise RateLimited(seconds)
 
 
+def over_http(*, player: Player, attempt_id: int, data: Any) -> dict[str, Any]:
+    """The HTTP ask: one ask of the player's limit, then ``ask``; its time and outcome counted
+    (config/metrics.py) as the socket's are (``Game.ask``)."""
+    started, outcome = time.perf_counter(), "error"
+    try:
+        take(player)
+        found = ask(player=player, attempt_id=attempt_id, data=data)
+        outcome = "ok"
+        return found
+    except DomainError as exc:
+        outcome = exc.code
+        raise
+    except ApiError as exc:
+        outcome = exc.error_code
+        raise
+    except (OperationalError, InterfaceError):
+        outcome = UNAVAILABLE.code
+        raise
+    finally:
+        metrics.ask_done("http", outcome, started)
+
+
 def ask(*, player: Player, attempt_id: int, data: Any, held: services.HeldGame | None = None) -> dict[str, Any]:
     """The body checked, the ask applied and stored, the attempt's view after it (the limit
     is the caller's: ``take``, or a socket's lease)."""
@@ -161,7 +183,14 @@ class Game:
         return len(self.held.attempt.moves)
 
     async def ask(self, data: Any) -> dict[str, Any]:
-        """One ask: the attempt's view after it, or a refusal."""
+        """One ask: the attempt's view after it, or a refusal; its time and outcome counted
+        (config/metrics.py) as the HTTP ask's are (``over_http``)."""
+        started = time.perf_counter()
+        found = await self.asked(data)
+        metrics.ask_done("socket", found.get("error", "ok"), started)
+        return found
+
+    async def asked(self, data: Any) -> dict[str, Any]:
         held = self.held
         if held is None or self.writes is None or self.unsure or self.recheck_due():
             return await socket_writes.on_db(self.ask_here, data)

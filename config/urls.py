@@ -8,7 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from challenges import account_api
 from challenges import api as challenges_api
-from config import health
+from config import health, metrics
 from config.errors import api_not_found
 from leaderboard import api as leaderboard_api
 
@@ -38,6 +38,8 @@ urlpatterns = [
     path("favicon.ico", lambda request: redirect(static("frontend/favicon.svg"), permanent=True)),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    # For the bearer of METRICS_TOKEN only (Prometheus), else a 404 (config/metrics.py).
+    path("metrics", metrics.serve, name="metrics"),
     path("api/schema", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its start-up script at ?script: no inline script for the CSP.
     path(
