@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hmac
+import logging
 import os
 import re
 import socket
@@ -43,6 +44,18 @@ from prometheus_client import generate_latest as _generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
 MULTIPROCESS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+if MULTIPROCESS_DIR:
+    try:
+        os.makedirs(MULTIPROCESS_DIR, exist_ok=True)
+    except OSError:
+        pass
+    if not os.access(MULTIPROCESS_DIR, os.W_OK | os.X_OK):
+        # Counting must never fail a request: this process then counts for itself alone.
+        logging.getLogger(__name__).error(
+            "PROMETHEUS_MULTIPROC_DIR %s is not a writable directory: this process's metrics only", MULTIPROCESS_DIR
+        )
+        MULTIPROCESS_DIR = ""
+        values.ValueClass = values.MutexValue
 _HOST = re.sub(r"[^A-Za-z0-9.-]", "-", socket.gethostname())[:40] or "host"
 
 

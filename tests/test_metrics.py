@@ -3,12 +3,18 @@ counters move exactly with the asks made over either transport."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import override_settings
+from prometheus_client import CollectorRegistry, multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.conftest import new_player, verified_game
+from config import metrics
+from tests.conftest import ROOT, new_player, verified_game
 from tests.test_game_socket import ORIGIN, ask, browser_player, cookie_of, opened, run, socket, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -125,3 +131,44 @@ def test_a_verified_game_is_counted_ranked_and_its_lag_observed(client):
     assert after[ranked] - before[ranked] == 1
     lag = ("peche_verification_lag_seconds_count", ())
     assert after[lag] - before.get(lag, 0) == 1
+
+
+def count_in_child(directory: str, times: int) -> subprocess.CompletedProcess:
+    """A process of its own counting ``times`` HTTP asks into ``directory`` (config/metrics.py)."""
+    code = (
+        "from config import metrics\n"
+        "import time\n"
+        f"for _ in range({times}):\n"
+        "    metrics.ask_done('http', 'ok', time.perf_counter())\n"
+        "metrics.SOCKETS_OPEN.inc()\n"
+        "print(metrics.MULTIPROCESS_DIR)\n"
+    )
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": directory}
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_every_process_counts_into_the_directory_and_the_sum_is_theirs(tmp_path):
+    for times in (3, 4):
+        done = count_in_child(str(tmp_path), times)
+        assert done.returncode == 0 and done.stdout.strip() == str(tmp_path), done.stderr
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry, str(tmp_path))
+    asks = registry.get_sample_value("peche_ask_seconds_count", {"transport": "http", "outcome": "ok"})
+    assert asks == 7
+    # Both processes have ended, yet nobody marked them dead: their open sockets still count.
+    assert registry.get_sample_value("peche_sockets_open") == 2
+    for path in tmp_path.glob("gauge_livesum_*.db"):
+        metrics.multiprocess.mark_process_dead(path.stem.rsplit("_", 1)[1], str(tmp_path))
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry, str(tmp_path))
+    assert registry.get_sample_value("peche_sockets_open") in (None, 0)
+    assert registry.get_sample_value("peche_ask_seconds_count", {"transport": "http", "outcome": "ok"}) == 7
+
+
+def test_a_directory_it_cannot_write_leaves_the_process_counting_for_itself(tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    done = count_in_child(str(blocked / "metrics"), 2)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""
+    assert "not a writable directory" in done.stderr
