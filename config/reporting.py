@@ -19,17 +19,18 @@ from typing import Any
 FILTERED = "[Filtered]"
 _KEPT_HEADERS = {"content-type", "content-length", "accept"}
 _PATTERNS = [
-    (re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+"), FILTERED),  # e-mail addresses
-    (re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"), FILTERED),  # IPv4
-    (re.compile(r"\b[0-9a-fA-F]{0,4}(?::[0-9a-fA-F]{0,4}){2,7}\b"), FILTERED),  # IPv6
     # name=…, token: …, password … as log lines and errors write them
     (
         re.compile(
             r"(?i)\b(name|player|username|user|email|password|token|secret|key|code|cookie|session|address|ip)"
-            r"(\s*[=:]\s*)('[^']*'|\"[^\"]*\"|\S+)"
+            # a value runs to the next key=, a separator or the end: a name may have spaces
+            r"(\s*[=:]\s*)('[^']*'|\"[^\"]*\"|.+?)(?=\s+[\w.-]+\s*[=:]|[;,)\]]|$)"
         ),
         rf"\1\2{FILTERED}",
     ),
+    (re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+"), FILTERED),  # e-mail addresses
+    (re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"), FILTERED),  # IPv4
+    (re.compile(r"\b[0-9a-fA-F]{0,4}(?::[0-9a-fA-F]{0,4}){2,7}\b"), FILTERED),  # IPv6
     (re.compile(r"=\((.*?)\)"), f"=({FILTERED})"),  # Postgres: Key (name)=(alice) already exists
     (re.compile(r"\b[A-Za-z0-9_-]{24,}\b"), FILTERED),  # tokens, session keys, join codes
 ]
@@ -45,8 +46,8 @@ def scrub(text: str) -> str:
 def scrubbed(event: dict[str, Any], hint: dict[str, Any] | None = None) -> dict[str, Any]:
     """Sentry's ``before_send`` (and ``before_breadcrumb``'s work for an event's crumbs)."""
     event.pop("user", None)
-    request = event.get("request")
-    if isinstance(request, dict):
+    request = event.pop("request", None)
+    if isinstance(request, dict) and request.get("method"):
         url = str(request.get("url", ""))
         event["request"] = {
             "method": request.get("method"),
