@@ -14,6 +14,9 @@ socket (consumers.py) are adapters over this pipeline, in this order:
    refusal ``{"error": code, "detail": text}`` with the API's codes (``refusal``); both
    written by the API's renderer (``encoded``).
 
+Each ask's time and outcome (``ok`` or the refusal's code) is counted once, here, by
+transport (``over_http``, ``Game.ask``; config/metrics.py).
+
 Over HTTP a refusal's status and Retry-After come from its code (config/errors.py); a
 socket sends the refusal itself, ``retry_after`` and, for ``stale_move``, the stored
 game's ``view`` in it.

@@ -14,6 +14,7 @@ from prometheus_client import CollectorRegistry, multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
 from config import metrics
+from leaderboard.models import Result
 from tests.conftest import ROOT, new_player, verified_game
 from tests.test_game_socket import ORIGIN, ask, browser_player, cookie_of, opened, run, socket, start
 
@@ -172,3 +173,23 @@ def test_a_directory_it_cannot_write_leaves_the_process_counting_for_itself(tmp_
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == ""
     assert "not a writable directory" in done.stderr
+
+
+@override_settings(METRICS_TOKEN=TOKEN)
+def test_held_and_disqualified_results_are_counted_with_why(client):
+    verified_game("Flagged one")
+    verified_game("Linked one")
+    verified_game("Out")
+    before = scrape(client)
+    flagged, linked, out = Result.objects.order_by("pk")[:3]
+    Result.objects.filter(pk=flagged.pk).update(flagged=True, held=True)
+    Result.objects.filter(pk=linked.pk).update(linked_accounts=True, held=True)
+    Result.objects.filter(pk=out.pk).update(disqualified=True)
+    after = scrape(client)
+
+    def moved(outcome: str, reason: str = "") -> float:
+        key = ("peche_results", (("outcome", outcome), ("reason", reason)))
+        return after[key] - before[key]
+
+    assert moved("ranked") == -3
+    assert (moved("held", "flagged"), moved("held", "linked"), moved("disqualified")) == (1, 1, 1)
