@@ -43,6 +43,7 @@ from prometheus_client import (
 from prometheus_client import generate_latest as _generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
+log = logging.getLogger(__name__)
 MULTIPROCESS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 if MULTIPROCESS_DIR:
     try:
@@ -51,7 +52,7 @@ if MULTIPROCESS_DIR:
         pass
     if not os.access(MULTIPROCESS_DIR, os.W_OK | os.X_OK):
         # Counting must never fail a request: this process then counts for itself alone.
-        logging.getLogger(__name__).error(
+        log.error(
             "PROMETHEUS_MULTIPROC_DIR %s is not a writable directory: this process's metrics only", MULTIPROCESS_DIR
         )
         MULTIPROCESS_DIR = ""
@@ -146,7 +147,12 @@ class _Gauges:
     def collect(self) -> Iterable[GaugeMetricFamily]:
         families: dict[str, GaugeMetricFamily] = {}
         for reader in self.readers:
-            for name, text, labels, value in reader():
+            try:
+                rows = reader()
+            except Exception as exc:  # the database down: the counters are still served
+                log.warning("metrics gauges unread reader=%s error=%s", reader.__name__, exc.__class__.__name__)
+                continue
+            for name, text, labels, value in rows:
                 family = families.get(name)
                 if family is None:
                     family = families[name] = GaugeMetricFamily(name, text, labels=sorted(labels))

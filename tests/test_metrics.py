@@ -9,6 +9,7 @@ import sys
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import OperationalError
 from django.test import override_settings
 from prometheus_client import CollectorRegistry, multiprocess
 from prometheus_client.parser import text_string_to_metric_families
@@ -193,3 +194,14 @@ def test_held_and_disqualified_results_are_counted_with_why(client):
 
     assert moved("ranked") == -3
     assert (moved("held", "flagged"), moved("held", "linked"), moved("disqualified")) == (1, 1, 1)
+
+
+@override_settings(METRICS_TOKEN=TOKEN)
+def test_with_the_database_down_the_counters_are_still_served(client, monkeypatch):
+    def down():
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr("challenges.selectors.operations_gauges", down)
+    samples = scrape(client)
+    assert ("peche_verification_backlog", ()) not in samples
+    assert ("peche_sockets_open", ()) in samples and any(name == "peche_results" for name, _ in samples)
