@@ -112,9 +112,21 @@ SCHEDULED_RUN = Gauge(
 )
 
 
+# The labelled series already made, by their labels: ``labels()`` would check and convert
+# the labels and take a lock on every observation (the ask's hot path).
+_series: dict[tuple[Any, ...], Any] = {}
+
+
+def _one(metric: Any, *labels: str) -> Any:
+    found = _series.get((metric, *labels))
+    if found is None:
+        found = _series[(metric, *labels)] = metric.labels(*labels)
+    return found
+
+
 def ask_done(transport: str, outcome: str, started: float) -> None:
     """One ask, ``started`` at this ``time.perf_counter()``."""
-    ASK_SECONDS.labels(transport, outcome).observe(time.perf_counter() - started)
+    _one(ASK_SECONDS, transport, outcome).observe(time.perf_counter() - started)
 
 
 def verified(finished: Iterable[dt.datetime | None]) -> None:
@@ -183,6 +195,9 @@ def serve(request: HttpRequest) -> HttpResponse:
     return response
 
 
+STATUS_CLASS = {n: f"{n}xx" for n in range(1, 6)}
+
+
 class RequestMiddleware:
     """Every request's time in Django by route pattern (``api/attempts/<int:attempt_id>/asks``,
     bounded by the URL map; ``unmatched`` for a 404 of no route) and status class."""
@@ -194,7 +209,9 @@ class RequestMiddleware:
         started = time.perf_counter()
         response = self.get_response(request)
         match = request.resolver_match
-        REQUEST_SECONDS.labels(
-            match.route if match is not None else "unmatched", f"{response.status_code // 100}xx"
+        _one(
+            REQUEST_SECONDS,
+            match.route if match is not None else "unmatched",
+            STATUS_CLASS.get(response.status_code // 100, "other"),
         ).observe(time.perf_counter() - started)
         return response
