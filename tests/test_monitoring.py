@@ -252,7 +252,9 @@ def test_prometheus_scrapes_the_stack_and_the_dashboard_counts_the_asks_made(mon
     assert eventually(lambda: prometheus.value("count(peche_scheduled_task_last_run_timestamp_seconds)"), 1.0) == 1.0
     assert prometheus.value("max(peche_next_challenge_ready)") == 1.0
     assert prometheus.value("max(peche_redis_breaker_open)") == 0.0  # every process's, Redis answering
-    assert prometheus.value('sum(peche_request_seconds_count{view="api/attempts/<int:attempt_id>/asks"})') == http_asks + 1
+    assert (
+        prometheus.value('sum(peche_request_seconds_count{view="api/attempts/<int:attempt_id>/asks"})') == http_asks + 1
+    )
     # Every panel's query is valid PromQL on this Prometheus, and nearly all have data now.
     empty = [expr for expr in panel_queries() if not prometheus.query(expr)]
     assert len(empty) <= 4, empty
