@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import time
 import urllib.error
@@ -117,6 +118,14 @@ class Prometheus:
         self.log.close()
 
 
+def ended(pid: int) -> bool:
+    """No such process, or a zombie (scripts/stack's children are reaped by whoever adopted them)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except (OSError, IndexError):
+        return True
+
+
 def eventually(read, expected, timeout: float = 30.0):
     deadline = time.monotonic() + timeout
     while True:
@@ -167,6 +176,7 @@ def monitored_stack(tmp_path):
         assert started.returncode == 0, started.stdout + started.stderr
         prometheus = Prometheus(tmp_path / "prometheus", f"127.0.0.1:{port}")
         prometheus.stack_port = port  # type: ignore[attr-defined]
+        prometheus.run_dir = run_dir  # type: ignore[attr-defined]
         yield prometheus
     finally:
         if prometheus is not None:
@@ -258,3 +268,23 @@ def test_prometheus_scrapes_the_stack_and_the_dashboard_counts_the_asks_made(mon
     # Every panel's query is valid PromQL on this Prometheus, and nearly all have data now.
     empty = [expr for expr in panel_queries() if not prometheus.query(expr)]
     assert len(empty) <= 4, empty
+
+    # The worker stopped: a game finished now waits, and the real rule on the real series
+    # starts its alert (pending, firing once it has grown for 10 min).
+    worker_pid = int((prometheus.run_dir / "worker.pid").read_text())
+    os.kill(worker_pid, signal.SIGTERM)
+    assert eventually(lambda: ended(worker_pid), True)
+    code, other = http_request(port, "POST", "/api/players", {"name": "Waiting"})
+    code, view = http_request(port, "POST", "/api/challenges/today/attempt", token=other["token"])
+    while view["status"] == "playing":
+        code, view = http_request(
+            port,
+            "POST",
+            f"/api/attempts/{view['id']}/asks",
+            {"rank": view["hand"][0][:-1], "move": view["move"]},
+            token=other["token"],
+        )
+        assert code == 200, view
+    assert eventually(lambda: prometheus.value("max(peche_verification_backlog)"), 1.0) == 1.0
+    pending = 'count(ALERTS{alertname="VerificationBacklogGrowing", alertstate="pending"})'
+    assert eventually(lambda: prometheus.value(pending), 1.0) == 1.0
