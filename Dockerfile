@@ -26,8 +26,8 @@ RUN python manage.py compilemessages -v0 \
        python manage.py collectstatic --noinput -v0
 
 RUN useradd --system --uid 10001 --home-dir /app app \
-    && mkdir -p /var/lib/peche \
-    && chown app /var/lib/peche
+    && mkdir -p /var/lib/peche /run/peche-metrics \
+    && chown app /var/lib/peche /run/peche-metrics
 USER app
 
 ENV DJANGO_SETTINGS_MODULE=config.settings.production

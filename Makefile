@@ -66,12 +66,16 @@ browser-deps:
 	@# The daily share's squares (🟩🟦⬜) are emoji: without a colour font, screenshots show boxes.
 	@fc-list 2>/dev/null | grep -q "Noto Color Emoji" || (apt-get update -qq && apt-get install -y -qq fonts-noto-color-emoji)
 
-# Debian's nginx: scripts/stack puts it in front of gunicorn, and the stack and proxy tests
+# Debian's nginx and Prometheus: scripts/stack puts nginx in front of gunicorn, and the stack and proxy tests
 # (tests/test_ops_proxy.py) run through it, each with a config and pid of its own. Where
 # systemd runs, Debian also starts its packaged nginx on port 80 (`systemctl disable --now
 # nginx` if unwanted); nothing here uses that one.
 stack-deps:
 	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || (apt-get update -qq && apt-get install -y -qq nginx)
+	@# Debian's Prometheus (2.42, with promtool): tests/test_monitoring.py scrapes the stack with it
+	@# and checks the alert rules (config/monitoring/). Debian starts no server of its own here
+	@# without systemd (`systemctl disable --now prometheus` where it does).
+	@command -v promtool >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq prometheus)
 
 node_modules/axe-core/axe.min.js: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent

@@ -78,6 +78,7 @@ MARK_BY_FIXTURE = {
     "stack_factory": "stack",  # full stacks for fault injection (tests/faults/conftest.py)
     "gunicorn": "stack",  # two gunicorn workers (tests/test_ops_ratelimit.py)
     "fake_clock_server": "stack",  # runserver under libfaketime (tests/test_day_close.py)
+    "monitored_stack": "stack",  # scripts/stack and Prometheus (tests/test_monitoring.py)
 }
 
 

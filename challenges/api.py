@@ -410,8 +410,7 @@ class AskView(APIView):
     )
     def post(self, request, attempt_id: int):
         player = require_player(request)
-        ask_api.take(player)
-        return Response(ask_api.ask(player=player, attempt_id=attempt_id, data=request.data))
+        return Response(ask_api.over_http(player=player, attempt_id=attempt_id, data=request.data))
 
 
 class MyAttemptsView(APIView):

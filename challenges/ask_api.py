@@ -14,6 +14,9 @@ socket (consumers.py) are adapters over this pipeline, in this order:
    refusal ``{"error": code, "detail": text}`` with the API's codes (``refusal``); both
    written by the API's renderer (``encoded``).
 
+Each ask's time and outcome (``ok`` or the refusal's code) is counted once, here, by
+transport (``over_http``, ``Game.ask``; config/metrics.py).
+
 Over HTTP a refusal's status and Retry-After come from its code (config/errors.py); a
 socket sends the refusal itself, ``retry_after`` and, for ``stale_move``, the stored
 game's ``view`` in it.
@@ -30,7 +33,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 from rest_framework.exceptions import ParseError
 
-from config import parsers
+from config import metrics, parsers
 from config.errors import ApiError
 from config.inputs import Choice, Input, Whole, parsed
 from config.renderers import compact
@@ -117,6 +120,28 @@ def take(player: Player) -> None:
         raise RateLimited(seconds)
 
 
+def over_http(*, player: Player, attempt_id: int, data: Any) -> dict[str, Any]:
+    """The HTTP ask: one ask of the player's limit, then ``ask``; its time and outcome counted
+    (config/metrics.py) as the socket's are (``Game.ask``)."""
+    started, outcome = time.perf_counter(), "error"
+    try:
+        take(player)
+        found = ask(player=player, attempt_id=attempt_id, data=data)
+        outcome = "ok"
+        return found
+    except DomainError as exc:
+        outcome = exc.code
+        raise
+    except ApiError as exc:
+        outcome = exc.error_code
+        raise
+    except (OperationalError, InterfaceError):
+        outcome = UNAVAILABLE.code
+        raise
+    finally:
+        metrics.ask_done("http", outcome, started)
+
+
 def ask(*, player: Player, attempt_id: int, data: Any, held: services.HeldGame | None = None) -> dict[str, Any]:
     """The body checked, the ask applied and stored, the attempt's view after it (the limit
     is the caller's: ``take``, or a socket's lease)."""
@@ -160,7 +185,14 @@ class Game:
         return len(self.held.attempt.moves)
 
     async def ask(self, data: Any) -> dict[str, Any]:
-        """One ask: the attempt's view after it, or a refusal."""
+        """One ask: the attempt's view after it, or a refusal; its time and outcome counted
+        (config/metrics.py) as the HTTP ask's are (``over_http``)."""
+        started = time.perf_counter()
+        found = await self.asked(data)
+        metrics.ask_done("socket", found.get("error", "ok"), started)
+        return found
+
+    async def asked(self, data: Any) -> dict[str, Any]:
         held = self.held
         if held is None or self.writes is None or self.unsure or self.recheck_due():
             return await socket_writes.on_db(self.ask_here, data)

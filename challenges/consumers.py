@@ -36,6 +36,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from config import metrics
 from config.errors import ApiError
 from games.rules.base import DomainError
 
@@ -86,6 +87,8 @@ class AttemptConsumer(AsyncWebsocketConsumer):
         except StopConsumer:
             pass
         finally:
+            if self.game is not None:
+                metrics.SOCKETS_OPEN.dec()
             closes = getattr(self, "closes", None)
             if closes is not None:
                 closes.discard(self)
@@ -135,6 +138,7 @@ class AttemptConsumer(AsyncWebsocketConsumer):
             return
         game.writes = socket_writes.writes()
         self.game = game
+        metrics.SOCKETS_OPEN.inc()
         self.closes = await Closes.of_loop()
         if self.closes is not None:
             self.closes.add(self)

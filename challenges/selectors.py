@@ -179,3 +179,27 @@ def replay_view(*, attempt: Attempt, mine: bool) -> dict[str, Any] | None:
         "steps": game.trace(attempt.challenge.seed, moves),
         "lessons": [lesson.as_dict() for lesson in lessons(attempt.challenge.seed, moves)] if mine else [],
     }
+
+
+def operations_gauges() -> list[tuple[str, str, dict[str, str], float]]:
+    """The gauges of state read at each scrape of /metrics (config/metrics.py): the games
+    waiting for their verification, and whether the next day's deal exists before the close."""
+    now = timezone.now()
+    today = days.today(now)
+    tomorrow = today + dt.timedelta(days=1)
+    ready = DailyChallenge.objects.filter(game="peche", date=tomorrow).exists()
+    return [
+        (
+            "peche_verification_backlog",
+            "Finished games not verified yet (attempts verifying).",
+            {},
+            float(Attempt.objects.filter(status=Attempt.Status.VERIFYING).count()),
+        ),
+        ("peche_next_challenge_ready", "1 when the next day's Pêche deal exists.", {}, float(ready)),
+        (
+            "peche_day_closes_timestamp_seconds",
+            "When today's deal closes (no new ranked game after it).",
+            {},
+            days.closes_at(today).timestamp(),
+        ),
+    ]

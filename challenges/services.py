@@ -27,6 +27,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from config import metrics
 from config.db import one_statement
 from config.rates import hit, parse_rate
 from config.redis_client import Unavailable, client_for, redis_client
@@ -532,6 +533,7 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
             outcomes.setdefault((attempt.status, attempt.reject_reason), []).append(attempt.pk)
         for (status, reason), ids in outcomes.items():
             Attempt.objects.filter(pk__in=ids).update(status=status, reject_reason=reason)
+        metrics.verified([attempt.finished_at for attempt in attempts])
         for result in results:
             log.info(
                 "attempt verified attempt=%s challenge=%s score=%s",

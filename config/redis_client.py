@@ -28,6 +28,8 @@ from django.conf import settings
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from config import metrics
+
 # Redis answers the hot path's commands (one key each) in well under a millisecond; 100 ms
 # is a Redis in trouble, and the breaker then spares the next requests the wait.
 # REDIS_HOT_TIMEOUT (seconds) moves it: a test that counts exactly across processes on a
@@ -72,6 +74,7 @@ class Breaker:
         with self._lock:
             if not self.tripped:
                 self.trips += 1
+                metrics.breaker_state(True)
             self.tripped = True
             self.prober = None
             self.open_until = time.monotonic() + BREAK_SECONDS
@@ -81,6 +84,7 @@ class Breaker:
             with self._lock:
                 self.tripped = False
                 self.prober = None
+            metrics.breaker_state(False)
 
     def is_open(self) -> bool:
         return self.tripped and time.monotonic() < self.open_until

@@ -8,7 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from challenges import account_api
 from challenges import api as challenges_api
-from config import csp_reports, health
+from config import csp_reports, health, metrics
 from config.errors import api_not_found
 from config.renderers import ReadableYamlRenderer
 from leaderboard import api as leaderboard_api
@@ -39,6 +39,8 @@ urlpatterns = [
     path("favicon.ico", lambda request: redirect(static("frontend/favicon.svg"), permanent=True)),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    # For the bearer of METRICS_TOKEN only (Prometheus), else a 404 (config/metrics.py).
+    path("metrics", metrics.serve, name="metrics"),
     path("csp-reports", csp_reports.csp_reports, name="csp-reports"),
     path(
         "api/schema",

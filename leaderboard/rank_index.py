@@ -22,6 +22,7 @@ from typing import Any
 
 from django.conf import settings
 
+from config import metrics
 from config.redis_client import Unavailable, is_down, redis_client  # noqa: F401 (Unavailable: callers' name for it)
 
 log = logging.getLogger(__name__)
@@ -342,6 +343,7 @@ def rebuild(challenge_id: int, rows) -> int:
     pipe.set(ready_key(challenge_id), "1")
     pipe.delete(f"{key(challenge_id)}:rebuilding")
     pipe.execute()
+    metrics.RANK_INDEX_REBUILDS.inc()
     return count
 
 

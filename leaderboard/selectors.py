@@ -13,6 +13,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Count, Q
 
+from challenges import days
 from challenges.models import Attempt, Player
 from challenges.names import shown_name
 from games.fairplay.lessons import lessons as game_lessons
@@ -509,3 +510,29 @@ def archive_lines(*, challenge) -> Iterator[str]:
     """The archive as JSON Lines text: the API and ``manage.py archive`` write the same bytes."""
     for entry in archive_entries(challenge=challenge):
         yield json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def results_gauges() -> list[tuple[str, str, dict[str, str], float]]:
+    """Today's ranked results by outcome, read at each scrape of /metrics (config/metrics.py):
+    ranked, held (``reason``: flagged by the detector, linked accounts, or both; or the
+    player's week, flagged by another of its games) until a reviewer decides, disqualified."""
+    found = {("ranked", ""): 0, ("held", "flagged"): 0, ("held", "linked"): 0, ("held", "week"): 0}
+    found[("disqualified", "")] = 0
+    rows = (
+        Result.objects.filter(challenge__date=days.today(), challenge__game="peche", ranked=True)
+        .values_list("disqualified", "held", "flagged", "linked_accounts")
+        .annotate(n=Count("id"))
+    )
+    for disqualified, held, flagged, linked, n in rows:
+        if disqualified:
+            outcome = ("disqualified", "")
+        elif held:
+            reason = (
+                "flagged_linked" if flagged and linked else "linked" if linked else "flagged" if flagged else "week"
+            )
+            outcome = ("held", reason)
+        else:
+            outcome = ("ranked", "")
+        found[outcome] = found.get(outcome, 0) + n
+    text = "Today's ranked results by outcome (held: until a reviewer decides)."
+    return [("peche_results", text, {"outcome": o, "reason": r}, float(n)) for (o, r), n in found.items()]

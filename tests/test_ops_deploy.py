@@ -25,9 +25,9 @@ def compose() -> dict:
     return yaml.safe_load(COMPOSE.read_text())
 
 
-def test_compose_has_the_seven_services_with_health_checks(compose):
+def test_compose_has_the_nine_services_with_health_checks(compose):
     services = compose["services"]
-    assert set(services) == {"db", "redis", "proxy", "web", "sockets", "worker", "beat"}
+    assert set(services) == {"db", "redis", "proxy", "web", "sockets", "worker", "beat", "prometheus", "grafana"}
     for name, service in services.items():
         check = service.get("healthcheck")
         assert check and check["test"], f"{name} has no health check"

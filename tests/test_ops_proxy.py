@@ -282,7 +282,11 @@ def test_compose_publishes_only_the_proxy():
     services = compose["services"]
     proxy, web = services["proxy"], services["web"]
     assert "ports" not in web, "gunicorn is published directly"
-    assert [name for name, service in services.items() if "ports" in service] == ["proxy"]
+    published = [name for name, service in services.items() if "ports" in service]
+    assert published == ["proxy", "prometheus", "grafana"]
+    # The monitoring's own ports on the host's loopback only (docs/operations.md).
+    for name in ("prometheus", "grafana"):
+        assert all(str(port).startswith("127.0.0.1:") for port in services[name]["ports"]), name
     assert proxy["depends_on"]["web"]["condition"] == "service_healthy"
     mounts = " ".join(proxy["volumes"])
     assert "config/nginx.conf.template:/etc/nginx/templates/" in mounts

@@ -13,6 +13,8 @@ from typing import Any
 import dj_database_url
 from celery.schedules import crontab
 
+from config import reporting
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
@@ -73,6 +75,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Outermost: cuts the links between an answered request's objects (config/middleware.py).
     "config.middleware.ReleaseRequestMiddleware",
+    # Each request's time by route (config/metrics.py), the rest of the chain included.
+    "config.metrics.RequestMiddleware",
     # First of the rest: what follows (https redirect, client address) must see only forwarding
     # headers that the proxy wrote (config/security.py).
     "config.security.TrustedProxyMiddleware",
@@ -378,3 +382,11 @@ LOGGING: dict[str, Any] = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# /metrics (config/metrics.py): answered only to `Authorization: Bearer <METRICS_TOKEN>`; unset, a 404.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# The gauges of state a scrape reads from the database.
+METRICS_GAUGES = ["challenges.selectors.operations_gauges", "leaderboard.selectors.results_gauges"]
+
+# Error reports to Sentry when SENTRY_DSN is set, scrubbed of anything personal (config/reporting.py).
+SENTRY_ENABLED = reporting.start()
