@@ -191,7 +191,8 @@ ABOVE = {
     "challenges": ("leaderboard", "leagues", "frontend", "casual"),
     "leaderboard": ("leagues", "frontend"),
     "leagues": ("frontend", "casual"),
-    "games/rules": ("config", "challenges", "leaderboard", "leagues", "frontend", "casual"),
+    "games/rules": ("config", "challenges", "leaderboard", "leagues", "frontend", "casual", "games/analysis"),
+    "games/analysis": ("config", "challenges", "leaderboard", "leagues", "frontend", "casual"),
     # The shared plumbing: no app (the project's wiring, WIRING and settings, is exempt).
     "config": ("challenges", "leaderboard", "leagues", "frontend", "casual"),
 }

@@ -92,10 +92,12 @@ def test_malformed_lines_give_an_error_and_the_run_goes_on(tmp_path):
 
 
 def test_the_rules_library_imports_only_the_standard_library():
-    """Every module of games/rules/, with no exception: the standard library, __future__ and
-    the package itself (relative imports or games.rules.*). The casual app is beside it."""
-    modules = sorted((ROOT / "games" / "rules").rglob("*.py"))
+    """Every module of games/ (the rules and the analysis engine beside them), with no
+    exception: the standard library, __future__ and games itself (relative imports or
+    games.rules.*, games.analysis.*). The casual app is beside it."""
+    modules = sorted((ROOT / "games").rglob("*.py"))
     assert {"base.py", "cards.py", "peche.py", "kitten.py", "gofish.py", "registry.py"} <= {p.name for p in modules}
+    assert {"engine.py", "game.py"} <= {p.name for p in modules if p.parent.name == "analysis"}
     allowed = set(sys.stdlib_module_names) | {"__future__"}
     offenders = []
     for path in modules:
@@ -109,12 +111,15 @@ def test_the_rules_library_imports_only_the_standard_library():
             offenders += [
                 f"{path.relative_to(ROOT)}: {n}"
                 for n in names
-                if n.split(".")[0] not in allowed and n != "games.rules" and not n.startswith("games.rules.")
+                if n.split(".")[0] not in allowed
+                and n not in ("games.rules", "games.analysis")
+                and not n.startswith(("games.rules.", "games.analysis."))
             ]
     assert not offenders
 
 
 def test_games_holds_the_rules_library_alone():
-    """The Django apps built on the rules (challenges, casual) live beside games/, not in it."""
+    """The Django apps built on the rules (challenges, casual) live beside games/, not in it:
+    games/ holds the rules and the analysis engine, pure both."""
     entries = {p.name for p in (ROOT / "games").iterdir() if p.name != "__pycache__"}
-    assert entries == {"__init__.py", "rules"}
+    assert entries == {"__init__.py", "rules", "analysis"}

@@ -1,0 +1,152 @@
+"""How strong is the analysis engine (games/analysis/)? ``python -m bench.analysis_strength``
+
+    .venv/bin/python -m bench.analysis_strength [--deals 1000] [--samples N] [--out FILE.json]
+
+Every player plays the same deals (seeds ``analysis-<i>``) against the perfect-memory
+opponent of games/rules/peche.py, through ``fairplay.WatchedGame`` (the Pêche loop with
+the player's public knowledge of the opponent's hand):
+
+- the engine (``games.analysis.engine.choose``, from the table alone: ``engine.table_of``
+  reads the hand's size, never its cards), seeded by the deal and the ask's index as the
+  site seeds it (``game.rng_for``: the par's own play);
+- the honest players of the fair-play bench (bench/fairplay.py): random; perfect memory,
+  else random; perfect memory, else the likeliest rank by the public chances (random ties).
+
+For each: the mean score (1000 + 30 per pair of difference) and the win rate (more pairs
+than the opponent; 13–13 is not a win), with 95 % intervals (normal for the mean, Wilson
+for the rate), the engine's margin over each on the same deals (paired), and the CPU
+(process time) per game and per engine decision. ``--out`` writes the figures as JSON
+after every 50 deals, so a run cut short still leaves what it measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import random
+import statistics
+import time
+
+from bench.fairplay import HONEST, PublicTable, wilson
+from bench.provenance import commit as provenance_commit
+from bench.provenance import cpu
+from games.analysis import engine
+from games.analysis.game import rng_for
+from games.rules import fairplay
+from games.rules.cards import shuffled_deck
+from games.rules.peche import OPPONENT, PLAYER
+
+Z95 = 1.959964
+HONEST_SHOWN = ("random", "memory, else random", "memory, else likeliest")
+
+
+class Player:
+    """One player type's tally over the deals."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.diffs: list[int] = []
+        self.cpu = 0.0
+        self.decisions = 0
+        self.decision_cpu = 0.0
+
+    def summary(self) -> dict:
+        n = len(self.diffs)
+        scores = [1000 + 30 * d for d in self.diffs]
+        mean = statistics.fmean(scores)
+        half = Z95 * statistics.stdev(scores) / math.sqrt(n) if n > 1 else 0.0
+        wins = sum(1 for d in self.diffs if d > 0)
+        draws = sum(1 for d in self.diffs if d == 0)
+        lo, hi = wilson(wins, n)
+        return {
+            "player": self.name,
+            "deals": n,
+            "mean_score": round(mean, 1),
+            "mean_score_ci": [round(mean - half, 1), round(mean + half, 1)],
+            "win_rate": round(wins / n, 4),
+            "win_rate_ci": [round(lo, 4), round(hi, 4)],
+            "draw_rate": round(draws / n, 4),
+            "cpu_per_game_ms": round(1000 * self.cpu / n, 2),
+            "cpu_per_decision_ms": round(1000 * self.decision_cpu / self.decisions, 2) if self.decisions else None,
+            "decisions_searched": self.decisions,
+        }
+
+
+def play_engine(deck: list[str], seed: str, samples: int, tally: Player) -> int:
+    game = fairplay.WatchedGame(deck)
+    index = 0
+    while not game.over:
+        table = engine.table_of(game.state, game.knowledge)
+        start = time.process_time()
+        rank = engine.choose(table, rng_for(seed, index), samples)
+        spent = time.process_time() - start
+        if len(table.hand) > 1 and not table.sure():
+            tally.decisions += 1
+            tally.decision_cpu += spent
+        game.ask(rank)
+        index += 1
+    state = game.state
+    return len(state.pairs[PLAYER]) - len(state.pairs[OPPONENT])
+
+
+def play_honest(deck: list[str], name: str, rng: random.Random) -> int:
+    chooser = HONEST[name]
+    game = fairplay.WatchedGame(deck)
+    table = PublicTable(game)
+    while not game.over:
+        game.ask(chooser(table, rng))
+    state = game.state
+    return len(state.pairs[PLAYER]) - len(state.pairs[OPPONENT])
+
+
+def paired_margin(a: Player, b: Player) -> dict:
+    """The mean score difference a − b on the same deals, with its 95 % interval."""
+    d = [30 * (x - y) for x, y in zip(a.diffs, b.diffs)]
+    mean = statistics.fmean(d)
+    half = Z95 * statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else 0.0
+    return {"versus": b.name, "margin": round(mean, 1), "margin_ci": [round(mean - half, 1), round(mean + half, 1)]}
+
+
+def report(players: list[Player], samples: int, started: float) -> dict:
+    ours = players[0]
+    return {
+        "commit": provenance_commit(),
+        "date": dt.date.today().isoformat(),
+        "machine": cpu(),
+        "samples": samples,
+        "wall_s": round(time.monotonic() - started, 1),
+        "players": [p.summary() for p in players],
+        "engine_margins": [paired_margin(ours, p) for p in players[1:]],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--samples", type=int, default=engine.SAMPLES)
+    parser.add_argument("--out", help="write the figures as JSON here (every 50 deals, and at the end)")
+    args = parser.parse_args()
+    players = [Player("analysis engine")] + [Player(name) for name in HONEST_SHOWN]
+    started = time.monotonic()
+    for i in range(args.deals):
+        seed = f"analysis-{i}"
+        deck = shuffled_deck(seed)
+        ours = players[0]
+        start = time.process_time()
+        ours.diffs.append(play_engine(deck, seed, args.samples, ours))
+        ours.cpu += time.process_time() - start
+        for p in players[1:]:
+            start = time.process_time()
+            p.diffs.append(play_honest(deck, p.name, random.Random(f"{seed}:{p.name}")))
+            p.cpu += time.process_time() - start
+        if args.out and ((i + 1) % 50 == 0 or i + 1 == args.deals):
+            with open(args.out, "w") as f:
+                json.dump(report(players, args.samples, started), f, indent=1)
+    out = report(players, args.samples, started)
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,254 @@
+"""The engine: what each rank in hand is worth at a position the player sees.
+
+A rank's value is the expected final pair difference (player − opponent) if the player
+asks it now and plays on well, over the deals consistent with what the table showed:
+
+- the unseen cards (every card neither in the player's hand nor laid in a pair) are
+  shared between the opponent's hand and the lake;
+- a rank the opponent is known to hold (it asked for it and was refused, and has not
+  laid it since) is placed in its hand;
+- the opponent's other cards are drawn slot by slot, the most recent first, each from the
+  ranks it could hold then: not a rank it holds already (a hand holds one card a rank), not
+  a rank it was known to lack after that card arrived (its asks, the player's refused
+  asks, its pairs, and what its deterministic choices reveal: fairplay.Knowledge, the
+  player's knowledge of the opponent's hand, public API);
+- the opponent answers and asks exactly as the real one does (games/rules/peche.py plays
+  every sampled deal), from its own knowledge of the player's hand, which is public.
+
+Each deal is sampled once and every candidate is played on it (common random numbers: the
+difference between two ranks is not drowned by the deal's own luck). After the candidate
+ask, both sides play on by fixed policies: the opponent is the real one, the player the
+rollout player below (perfect memory, else the rank with the most unseen copies that the
+opponent may hold, a rank already shown first). The rollouts use no randomness: only the
+deal sampled is random, from a generator the caller seeds (``game`` seeds it from the
+deal's seed and the ask's index, so a figure never changes between two views).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.rules import fairplay, peche
+from games.rules.cards import RANK_OF, SUITS
+from games.rules.peche import OPPONENT, PLAYER, Observer, PecheState
+
+# Deals sampled per position: with the budget of ~2 s of one core for a whole game's
+# analysis (docs/benchmarks.md, "Analysis"), a standard error of the difference between
+# two ranks of ~0.1–0.2 pairs on the first asks (common random numbers), less later.
+SAMPLES = 48
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What the player sees at its turn: its hand (rank → card, in hand order), the sizes
+    of the opponent's hand and of the lake, the pairs laid, the asks made, the opponent's
+    knowledge of the player's hand (public: built from public facts only) and the
+    player's of the opponent's (``fairplay.Knowledge``). Nothing here is an opponent card."""
+
+    hand: tuple[tuple[str, str], ...]
+    opponent_hand: int
+    lake: int
+    pairs: tuple[tuple[str, ...], tuple[str, ...]]
+    pairs_by_rank: tuple[tuple[str, int], ...]
+    asks: tuple[int, int]
+    # the opponent's knowledge of the player (peche.Knowledge)
+    shown: frozenset[str]
+    shown_absent: tuple[tuple[str, int], ...]
+    shown_draws: int
+    # the player's knowledge of the opponent (fairplay.Knowledge)
+    held: frozenset[str]
+    lacks: tuple[tuple[str, int], ...]  # rank → the opponent's draws when it was known to lack it
+    draws: int
+
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        return tuple(rank for rank, _ in self.hand)
+
+    def sure(self) -> tuple[str, ...]:
+        """The ranks in hand that the opponent is known to hold: sure pairs."""
+        return tuple(rank for rank, _ in self.hand if rank in self.held)
+
+
+def table_of(state: PecheState, knowledge: fairplay.Knowledge) -> Table:
+    """The table the player sees in ``state`` (its turn), with its knowledge of the opponent
+    (a fairplay.Watcher's). Reads the opponent's hand's size only, never its cards."""
+    theirs = state.knowledge
+    return Table(
+        hand=tuple(state.hands[PLAYER].items()),
+        opponent_hand=len(state.hands[OPPONENT]),
+        lake=state.lake_size,
+        pairs=(tuple(state.pairs[PLAYER]), tuple(state.pairs[OPPONENT])),
+        pairs_by_rank=tuple(state.pairs_by_rank.items()),
+        asks=(state.asks[PLAYER], state.asks[OPPONENT]),
+        shown=frozenset(theirs.known),
+        shown_absent=tuple(theirs.absent.items()),
+        shown_draws=theirs.draws,
+        held=frozenset(knowledge.known),
+        # ``inferred`` holds every absence ``absent`` holds, and those the choices reveal.
+        lacks=tuple(knowledge.inferred.items()),
+        draws=knowledge.draws,
+    )
+
+
+def _unseen(table: Table) -> dict[str, list[str]]:
+    """The unseen cards by rank (suits are the rules' labels only: any unused ones do)."""
+    mine = dict(table.hand)
+    out = {}
+    for rank, pairs in table.pairs_by_rank:
+        count = 4 - 2 * pairs - (rank in mine)
+        if count > 0:
+            taken = mine.get(rank)
+            out[rank] = [c for c in (rank + s for s in SUITS) if c != taken][:count]
+    return out
+
+
+def sample(table: Table, rng: random.Random) -> tuple[list[str], list[str]]:
+    """One deal consistent with the table: the opponent's hand (cards) and the lake (in
+    drawing order)."""
+    unseen = _unseen(table)
+    hand = []
+    for rank in table.held:
+        cards = unseen[rank]
+        hand.append(cards.pop(rng.randrange(len(cards))))
+    chosen = set(table.held)
+    m = table.opponent_hand - len(table.held)
+    # k_q: the slots (most recent first) that can hold a q, as fairplay.Knowledge._inferred
+    # reads them: those that arrived after the opponent was last known to lack q.
+    depth = {rank: table.draws - at for rank, at in table.lacks}
+    for slot in range(1, m + 1):
+        eligible = [r for r, cards in unseen.items() if cards and r not in chosen and depth.get(r, m) >= slot]
+        if not eligible:  # the slot model is an approximation: never leave a slot empty
+            eligible = [r for r, cards in unseen.items() if cards and r not in chosen]
+        weights = [len(unseen[r]) for r in eligible]
+        rank = rng.choices(eligible, weights)[0]
+        cards = unseen[rank]
+        hand.append(cards.pop(rng.randrange(len(cards))))
+        chosen.add(rank)
+    lake = [card for cards in unseen.values() for card in cards]
+    rng.shuffle(lake)
+    assert len(lake) == table.lake, "the unseen cards are the opponent's hand and the lake"
+    return hand, lake
+
+
+def state_of(table: Table, hand: Sequence[str], lake: Sequence[str]) -> PecheState:
+    """A playable state: the table with a sampled opponent hand and lake."""
+    deck = [""] * (52 - len(lake)) + list(lake)  # the cards before the lake are never read again
+    state = PecheState(deck)
+    state.lake_next = 52 - len(lake)
+    state.hands = [dict(table.hand), {RANK_OF[c]: c for c in hand}]
+    state.pairs = [list(table.pairs[0]), list(table.pairs[1])]
+    state.pairs_by_rank = dict(table.pairs_by_rank)
+    state.asks = list(table.asks)
+    state.knowledge.known = set(table.shown)
+    state.knowledge.absent = dict(table.shown_absent)
+    state.knowledge.draws = table.shown_draws
+    return state
+
+
+class Memory(Observer):
+    """The rollout player's knowledge of the opponent's hand, kept from public facts as a
+    perfect-memory player keeps it: ``held`` (ranks it must hold), ``lacked`` (rank → the
+    opponent's count of unseen cards taken when it was last known to lack it) and that
+    count, ``draws``: a rank lacked k draws ago can only be among its k newest cards."""
+
+    __slots__ = ("held", "lacked", "draws")
+
+    def __init__(self, held: set[str], lacked: dict[str, int], draws: int) -> None:
+        self.held = held
+        self.lacked = lacked
+        self.draws = draws
+
+    def choice(self, state: PecheState, rank: str) -> None:
+        # The opponent asks a rank it knows the player holds whenever it holds one.
+        shown = state.knowledge.known
+        if rank not in shown:
+            for r in shown:
+                if r not in self.held:
+                    self.lacked[r] = self.draws
+
+    def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
+        if seat == PLAYER or given is not None:
+            self.held.discard(rank)
+            self.lacked[rank] = self.draws
+        else:
+            self.held.add(rank)
+
+    def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
+        if seat == OPPONENT and from_deck:
+            if paired:
+                rank = RANK_OF[card]
+                self.held.discard(rank)
+                self.lacked[rank] = self.draws
+            else:
+                self.draws += 1
+
+
+def rollout_choice(state: PecheState, memory: Memory) -> str:
+    """The rollout player's ask: a rank the opponent is known to hold; else the likeliest
+    in its hand by the slots that may hold it (its newest cards since it was last known to
+    lack the rank) and the rank's unseen copies, a rank the opponent already knows the
+    player holds first on a tie (asking it shows nothing new), then hand order."""
+    hand = state.hands[PLAYER]
+    held = memory.held
+    for rank in hand:
+        if rank in held:
+            return rank
+    lacked = memory.lacked
+    draws = memory.draws
+    m = len(state.hands[OPPONENT]) - len(held)
+    shown = state.knowledge.known
+    pairs = state.pairs_by_rank
+    best, best_key = "", (-1.0, False)
+    for rank in hand:
+        at = lacked.get(rank)
+        slots = m if at is None or draws - at > m else draws - at
+        # 1 − (1 − c/U)^k orders as c·k would for the few slots and copies here, nearly:
+        # the exact chance's order, without its cost in every rollout step.
+        copies = 3 - 2 * pairs[rank]
+        key = (1.0 - (1.0 - copies / 40) ** slots, rank in shown)
+        if key > best_key:
+            best, best_key = rank, key
+    return best
+
+
+def play_out(state: PecheState, memory: Memory) -> int:
+    """Both sides play to the end (the opponent by the rules, the player by the rollout
+    policy); the final pair difference."""
+    while not state.over:
+        peche.ask(state, rollout_choice(state, memory), memory)
+    return len(state.pairs[PLAYER]) - len(state.pairs[OPPONENT])
+
+
+def values(table: Table, rng: random.Random, samples: int = SAMPLES) -> dict[str, float]:
+    """Each rank in hand → the expected final pair difference if asked now, over ``samples``
+    deals consistent with the table, every rank played on the same deals."""
+    ranks = table.ranks
+    totals = dict.fromkeys(ranks, 0)
+    for _ in range(samples):
+        hand, lake = sample(table, rng)
+        for rank in ranks:
+            state = state_of(table, hand, lake)
+            memory = Memory(set(table.held), dict(table.lacks), table.draws)
+            peche.ask(state, rank, memory)
+            totals[rank] += play_out(state, memory)
+    return {rank: totals[rank] / samples for rank in ranks}
+
+
+def best_of(table: Table, found: dict[str, float]) -> str:
+    """The best rank of ``found``: the highest value; a sure pair first on a tie, then hand
+    order."""
+    sure = set(table.sure())
+    return max(table.ranks, key=lambda r: (found[r], r in sure, -table.ranks.index(r)))
+
+
+def choose(table: Table, rng: random.Random, samples: int = SAMPLES) -> str:
+    """The engine's ask. A sure pair is taken at once: it gains a pair, keeps the turn and
+    shows nothing new, and waiting only risks the opponent asking the player for it."""
+    sure = table.sure()
+    if sure:
+        return sure[0]
+    if len(table.hand) == 1:
+        return table.hand[0][0]
+    return best_of(table, values(table, rng, samples))
