@@ -109,10 +109,10 @@ def paired_margin(a: Player, b: Player) -> dict:
     return {"versus": b.name, "margin": round(mean, 1), "margin_ci": [round(mean - half, 1), round(mean + half, 1)]}
 
 
-def report(players: list[Player], samples: int, started: float) -> dict:
+def report(players: list[Player], samples: int, started: float, commit: str) -> dict:
     ours = players[0]
     return {
-        "commit": provenance_commit(),
+        "commit": commit,
         "date": dt.date.today().isoformat(),
         "machine": cpu(),
         "samples": samples,
@@ -128,6 +128,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=engine.SAMPLES)
     parser.add_argument("--out", help="write the figures as JSON here (every 50 deals, and at the end)")
     args = parser.parse_args()
+    commit = provenance_commit()  # at the start: the code imported, whatever changes after
     players = [Player("analysis engine")] + [Player(name) for name in HONEST_SHOWN]
     started = time.monotonic()
     for i in range(args.deals):
@@ -143,8 +144,8 @@ def main() -> None:
             p.cpu += time.process_time() - start
         if args.out and ((i + 1) % 50 == 0 or i + 1 == args.deals):
             with open(args.out, "w") as f:
-                json.dump(report(players, args.samples, started), f, indent=1)
-    out = report(players, args.samples, started)
+                json.dump(report(players, args.samples, started, commit), f, indent=1)
+    out = report(players, args.samples, started, commit)
     print(json.dumps(out, indent=1))
 
 

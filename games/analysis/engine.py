@@ -27,17 +27,19 @@ deal's seed and the ask's index, so a figure never changes between two views).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from games.rules import fairplay, peche
 from games.rules.cards import RANK_OF, SUITS
 from games.rules.peche import OPPONENT, PLAYER, Observer, PecheState
 
-# Deals sampled per position: with the budget of ~2 s of one core for a whole game's
-# analysis (docs/benchmarks.md, "Analysis"), a standard error of the difference between
-# two ranks of ~0.1–0.2 pairs on the first asks (common random numbers), less later.
-SAMPLES = 48
+# Deals sampled per position: a whole game's analysis in ~1 s of one core (the budget is
+# 2 s: docs/benchmarks.md, "Analysis"); the standard error of the difference between two
+# ranks is then ~0.1 pair on the first asks (common random numbers), less later.
+SAMPLES = 128
+# A rank's lead the engine trusts (engine_choice), in pairs: above the sampling's noise.
+GATE = 0.15
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,10 @@ class Table:
     @property
     def ranks(self) -> tuple[str, ...]:
         return tuple(rank for rank, _ in self.hand)
+
+    def memory(self) -> Memory:
+        """The rollout player's memory at this table."""
+        return Memory(set(self.held), dict(self.lacks), self.draws)
 
     def sure(self) -> tuple[str, ...]:
         """The ranks in hand that the opponent is known to hold: sure pairs."""
@@ -186,26 +192,33 @@ class Memory(Observer):
 
 
 def rollout_choice(state: PecheState, memory: Memory) -> str:
-    """The rollout player's ask: a rank the opponent is known to hold; else the likeliest
-    in its hand by the slots that may hold it (its newest cards since it was last known to
-    lack the rank) and the rank's unseen copies, a rank the opponent already knows the
-    player holds first on a tie (asking it shows nothing new), then hand order."""
-    hand = state.hands[PLAYER]
+    """The rollout player's ask (``memory_choice`` in a rollout)."""
+    return memory_choice(
+        state.hands[PLAYER], len(state.hands[OPPONENT]), state.knowledge.known, state.pairs_by_rank, memory
+    )
+
+
+def memory_choice(
+    hand: Iterable[str], opponent_hand: int, shown: Collection[str], pairs: dict[str, int], memory: Memory
+) -> str:
+    """A perfect-memory player's ask: a rank the opponent is known to hold; else the
+    likeliest in its hand by the slots that may hold it (its newest cards since it was last
+    known to lack the rank) and the rank's unseen copies, a rank the opponent already knows
+    the player holds first on a tie (asking it shows nothing new), then hand order."""
     held = memory.held
     for rank in hand:
         if rank in held:
             return rank
     lacked = memory.lacked
     draws = memory.draws
-    m = len(state.hands[OPPONENT]) - len(held)
-    shown = state.knowledge.known
-    pairs = state.pairs_by_rank
+    m = opponent_hand - len(held)
     best, best_key = "", (-1.0, False)
     for rank in hand:
         at = lacked.get(rank)
         slots = m if at is None or draws - at > m else draws - at
-        # 1 − (1 − c/U)^k orders as c·k would for the few slots and copies here, nearly:
-        # the exact chance's order, without its cost in every rollout step.
+        # 1 − (1 − c/U)^k orders as the exact chance does for the few slots and copies
+        # here, nearly, without its cost in every rollout step (U = 40: any constant
+        # above the copies keeps the order).
         copies = 3 - 2 * pairs[rank]
         key = (1.0 - (1.0 - copies / 40) ** slots, rank in shown)
         if key > best_key:
@@ -230,7 +243,7 @@ def values(table: Table, rng: random.Random, samples: int = SAMPLES) -> dict[str
         hand, lake = sample(table, rng)
         for rank in ranks:
             state = state_of(table, hand, lake)
-            memory = Memory(set(table.held), dict(table.lacks), table.draws)
+            memory = table.memory()
             peche.ask(state, rank, memory)
             totals[rank] += play_out(state, memory)
     return {rank: totals[rank] / samples for rank in ranks}
@@ -243,6 +256,17 @@ def best_of(table: Table, found: dict[str, float]) -> str:
     return max(table.ranks, key=lambda r: (found[r], r in sure, -table.ranks.index(r)))
 
 
+def engine_choice(table: Table, found: dict[str, float]) -> str:
+    """The engine's ask from the values ``found``: the best rank, unless it leads the perfect-
+    memory player's choice (``memory_choice``) by less than GATE, the sampling's noise
+    between two ranks: most ranks' true values differ by a few hundredths of a pair, and
+    a lead that small is the deals drawn, not the rank."""
+    best = best_of(table, found)
+    pairs = dict(table.pairs_by_rank)
+    plain = memory_choice(table.ranks, table.opponent_hand, table.shown, pairs, table.memory())
+    return best if found[best] - found[plain] >= GATE else plain
+
+
 def choose(table: Table, rng: random.Random, samples: int = SAMPLES) -> str:
     """The engine's ask. A sure pair is taken at once: it gains a pair, keeps the turn and
     shows nothing new, and waiting only risks the opponent asking the player for it."""
@@ -251,4 +275,4 @@ def choose(table: Table, rng: random.Random, samples: int = SAMPLES) -> str:
         return sure[0]
     if len(table.hand) == 1:
         return table.hand[0][0]
-    return best_of(table, values(table, rng, samples))
+    return engine_choice(table, values(table, rng, samples))

@@ -56,7 +56,7 @@ WEAK_GAP = 0.25
 class AskAnalysis:
     index: int  # 0-based ask of the player
     rank: str  # asked
-    best: str  # the engine's ask at that table
+    best: str  # the engine's ask at that table (engine.choose)
     values: dict[str, float]  # rank in hand → expected final pair difference if asked
     loss: float  # values[best] − values[rank], in expected pairs (≥ 0)
     label: str | None  # "inaccuracy" | "mistake" | "blunder"
@@ -131,9 +131,8 @@ def ask_analysis(
     table = engine.table_of(state, knowledge)
     found = engine.values(table, rng_for(seed, index), samples)
     sure = table.sure()
-    best = sure[0] if sure and asked not in sure else engine.best_of(table, found)
-    if asked in sure:
-        best = asked
+    # The engine's own ask (engine.choose), a sure pair the player took being as good as any.
+    best = asked if asked in sure else sure[0] if sure else engine.engine_choice(table, found)
     loss = max(0.0, found[best] - found[asked])
     if sure and asked not in sure:
         loss = max(loss, INACCURACY)
