@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from casual import selectors as casual
 from challenges import days, selectors
+from challenges import services as challenge_services
 from challenges.auth import current_player
 from challenges.services import DAILY_GAME
 from leaderboard import caching
@@ -140,8 +141,18 @@ def leaderboard(request, date: str):
     today = days.today()
     # Public (a CDN may keep it) only for a settled day and an anonymous visitor: a signed-in
     # player's page holds their row, rank and name (leaderboard/caching.py).
-    public = not request.user.is_authenticated and board.day_settled(challenge=challenge, now=timezone.now())
+    par = selectors.day_par(challenge=challenge)  # None before the close
+    if par is None and challenge.pk is not None and challenge.is_revealed(timezone.now()):
+        challenge_services.day_par_wanted(challenge_id=challenge.pk)
+        par = selectors.day_par(challenge=challenge)  # without a broker it ran just now
+    # A page without its par is not kept by a CDN: the par comes minutes after the close.
+    public = (
+        not request.user.is_authenticated
+        and board.day_settled(challenge=challenge, now=timezone.now())
+        and par is not None
+    )
     context = {
+        "par": par,
         "day": day,
         "today": today,
         "challenge": selectors.challenge_public(challenge),
@@ -179,14 +190,47 @@ def me(request):
     )
 
 
+# The games a view of your page hands to the analysis workers at most (without a broker,
+# as in development, each is worked out in the request: ~1 s).
+ANALYSE_ON_VIEW = 2
+CHART_WIDTH, CHART_HEIGHT = 300, 60
+
+
+def accuracy_chart(trend: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The accuracy trend as the points of a small SVG line (0–100 % bottom to top)."""
+    if trend is None:
+        return None
+    days = trend["days"]
+    step = CHART_WIDTH / max(1, len(days) - 1)
+    points = " ".join(
+        f"{i * step:.1f},{CHART_HEIGHT - CHART_HEIGHT * accuracy / 100:.1f}" for i, (_, accuracy) in enumerate(days)
+    )
+    change = None if trend["before"] is None else trend["recent"] - trend["before"]
+    return {
+        **trend,
+        "points": points,
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "change": change,
+        "first": days[0][0],
+        "last": days[-1][0],
+    }
+
+
 def player(request, player_id: int):
     shown = selectors.player_shown(player_id=player_id)
     if shown is None:
         raise Http404("no such player")
     viewer = current_player(request)
     is_me = viewer is not None and viewer.pk == shown.pk
-    # Your own lessons, once the day is over (they are yours to see, day by day).
-    rows = board.player_days(player_id=shown.pk, game=DAILY_GAME, lessons=is_me, now=timezone.now())
+    # Your own accuracy, once the day is over (yours to see, day by day); the newest games
+    # not analysed yet are handed to the analysis workers (the next view shows them).
+    rows = board.player_days(player_id=shown.pk, game=DAILY_GAME, accuracy=is_me, now=timezone.now())
+    wanted = [r["replay"] for r in rows if r["analysable"] and r["accuracy"] is None][:ANALYSE_ON_VIEW]
+    for attempt_id in wanted:
+        challenge_services.analysis_wanted(attempt_id=attempt_id)
+    if wanted:
+        rows = board.player_days(player_id=shown.pk, game=DAILY_GAME, accuracy=is_me, now=timezone.now())
     counted = [r for r in rows if not r["disqualified"] and not r["held"]]
     # Today's game may still be ahead: a run that ended yesterday is still the current one.
     streaks = board.player_streaks(player_id=shown.pk, game=DAILY_GAME, day=days.today(), ongoing=True)
@@ -202,6 +246,7 @@ def player(request, player_id: int):
             "best": max((r["score"] for r in counted), default=None),
             "current_streak": streaks.streak,
             "longest_streak": streaks.best_streak,
+            "trend": accuracy_chart(board.accuracy_trend(rows)) if is_me else None,
         },
     )
 

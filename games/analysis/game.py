@@ -38,6 +38,9 @@ from games.rules.peche import OPPONENT, PLAYER, PecheState
 
 from . import engine
 
+# The figures' version: a stored analysis or par of another version is worked out again
+# (raise it when the engine or the thresholds change what they give).
+VERSION = 1
 # Thresholds in expected pairs (a pair is 30 points of score). The engine's figures carry
 # sampling noise of ~0.1–0.2 pairs between two ranks: below INACCURACY a loss is not told
 # apart from noise.

@@ -2,6 +2,7 @@
 // sends asks (over the game's WebSocket, or HTTP when it is not open: socket.js), plays
 // the returned events out one by one, polls the verification.
 /* global gettext */
+import { loadAnalysis as fetchAnalysis } from "./analysis.js";
 import { getJSON, postJSON } from "./api.js";
 import { createSession } from "./session.js";
 import { createAskChannel } from "./socket.js";
@@ -123,6 +124,7 @@ async function loadStats() {
     return;
   }
   if (!state.busy) draw();
+  loadAnalysis();
   // Your place in each of your leagues today (the end panel's list; none: no list).
   getJSON(`/api/leagues/places/${v.date}`).then((answer) => {
     setLeaguePlaces(state, answer.places);
@@ -130,6 +132,21 @@ async function loadStats() {
   }, (err) => console.warn("no league places", err.code));
 }
 const setLeaguePlaces = setField("leaguePlaces");
+
+// A closed day's ranked game: its accuracy and the day's par (the analysis, worked out on
+// the first request after the close). Before the close there is none to ask for.
+const setAnalysis = setField("analysis");
+let analysisAsked = false;
+function loadAnalysis() {
+  const v = state.view;
+  const closed = state.challenge && Date.parse(state.challenge.reveals_at) <= Date.now();
+  if (analysisAsked || !closed || !v || !v.ranked || v.status !== "verified" || !v.result) return;
+  analysisAsked = true;
+  fetchAnalysis(v.id).then((found) => {
+    setAnalysis(state, { accuracy: found.accuracy, par: found.par });
+    if (!state.busy) draw();
+  }, (err) => console.warn("no analysis", err.code || err.message));
+}
 
 async function start() {
   try {
@@ -273,6 +290,7 @@ let counting = false;
 setInterval(() => {
   S.tick(state, Date.now());
   const v = state.view;
+  if (v && v.over && state.stats) loadAnalysis();  // the day closes with the end panel open
   const counts = Boolean(v && (v.over || S.closing(state)));
   if (v && !state.busy && (counts || counting)) draw();
   counting = counts;
