@@ -212,6 +212,7 @@ def accuracy_chart(trend: dict[str, Any] | None) -> dict[str, Any] | None:
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
         "change": change,
+        "recent_text": f"{trend['recent']:.0f} %",
         "first": days[0][0],
         "last": days[-1][0],
     }

@@ -14,8 +14,7 @@ export const pairsText = (value) => new Intl.NumberFormat(lang(),
   { signDisplay: "exceptZero", minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 const lossText = (value) => new Intl.NumberFormat(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 })
   .format(value);
-export const accuracyText = (value) => fmt(gettext("%(accuracy)s %"),
-  { accuracy: new Intl.NumberFormat(lang(), { maximumFractionDigits: 0 }).format(value) });
+export const accuracyText = (value) => `${new Intl.NumberFormat(lang(), { maximumFractionDigits: 0 }).format(value)} %`;
 const chanceText = (value) => new Intl.NumberFormat(lang(), { style: "percent" }).format(value);
 
 const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
@@ -43,7 +42,7 @@ export function askText(ask, name) {
     return fmt(gettext("%(name)s had one rank: %(a_rank)s was the only ask."), words);
   }
   if (ask.label) {
-    return fmt(gettext("%(name)s asked for %(a_rank)s (worth %(value)s pairs by the end); the engine asks for %(best)s (%(best_value)s). It cost %(loss)s pairs: a %(label)s."), words);
+    return fmt(gettext("%(name)s asked for %(a_rank)s (worth %(value)s pairs by the end); the engine asks for %(best)s (%(best_value)s). It cost %(loss)s pairs (%(label)s)."), words);
   }
   if (ask.rank === ask.best || ask.loss === 0) {
     return fmt(gettext("%(name)s asked for %(a_rank)s (worth %(value)s pairs by the end): the engine's ask too."), words);

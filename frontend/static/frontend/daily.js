@@ -2,7 +2,6 @@
 // sends asks (over the game's WebSocket, or HTTP when it is not open: socket.js), plays
 // the returned events out one by one, polls the verification.
 /* global gettext */
-import { loadAnalysis as fetchAnalysis } from "./analysis.js";
 import { getJSON, postJSON } from "./api.js";
 import { createSession } from "./session.js";
 import { createAskChannel } from "./socket.js";
@@ -133,20 +132,19 @@ async function loadStats() {
 }
 const setLeaguePlaces = setField("leaguePlaces");
 
-// A closed day's ranked game: its accuracy and the day's par (the analysis, worked out on
-// the first request after the close). Before the close there is none to ask for.
-const setAnalysis = setField("analysis");
+// A closed day's ranked game: its accuracy and the day's par (202 while a worker works it out).
 let analysisAsked = false;
-function loadAnalysis() {
-  const v = state.view;
-  const closed = state.challenge && Date.parse(state.challenge.reveals_at) <= Date.now();
-  if (analysisAsked || !closed || !v || !v.ranked || v.status !== "verified" || !v.result) return;
+async function loadAnalysis(v = state.view) {
+  if (analysisAsked || !v?.ranked || !v.result || !(Date.parse(state.challenge?.reveals_at) <= Date.now())) return;
   analysisAsked = true;
-  fetchAnalysis(v.id).then((found) => {
-    setAnalysis(state, { accuracy: found.accuracy, par: found.par });
-    if (!state.busy) draw();
-  }, (err) => console.warn("no analysis", err.code || err.message));
+  for (let i = 0; i < 20; i += 1) {
+    const found = await getJSON(`/api/attempts/${v.id}/analysis`).catch(() => null);
+    if (found?.asks) setAnalysis(state, found);
+    if (!found || found.asks) return state.busy || draw();
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+  }
 }
+const setAnalysis = setField("analysis");
 
 async function start() {
   try {

@@ -5,7 +5,6 @@
 import { SUITS, cardLabel, rankLabel, rankOf, suitOf } from "./cards.js";
 import { sideOf } from "./outcome.js";
 import { $, countdownText, el, fmt, localMoment, percentText, onArrows, onFocusIndex, renderGrowing } from "./dom.js";
-import { accuracyText } from "./analysis.js";
 import { renderFigure } from "./histogram.js";
 import { shareText } from "./share.js";
 import { closing, dayClosed, visibleHistory } from "./state.js";
@@ -147,9 +146,8 @@ function renderStanding(root, state) {
     drawnBins = state.bins;
     renderFigure(figure, state.bins, ranked ? stats.score : null);
   }
-  // The deal stays secret until the day closes: then the analysis of your game (its
-  // accuracy, the day's par) and every public replay open (the moment in the reader's own
-  // timezone).
+  // The deal stays secret until the day closes: then your game's analysis and every public
+  // replay open (the moment in the reader's own timezone).
   const replays = $(root, "#end-replays");
   const opensAt = v.ranked && state.challenge ? state.challenge.reveals_at : null;
   replays.hidden = !(opensAt && v.status === "verified" && v.result);
@@ -157,13 +155,13 @@ function renderStanding(root, state) {
     const open = Date.parse(opensAt) <= state.now;
     const link = el("a", { href: `/replays/${v.id}/` }, open ? gettext("See your game analysed")
       : gettext("Your replay will be there"));
-    const analysed = open && state.analysis ? el("strong", { id: "end-analysis",
-      text: fmt(gettext("Your accuracy: %(accuracy)s · par of the day: %(par)s."),
-        { accuracy: accuracyText(state.analysis.accuracy), par: state.analysis.par ?? "—" }) }) : null;
+    const a = open && state.analysis;
+    const analysed = a && el("strong", { id: "end-analysis", text: fmt(gettext(
+      "Your accuracy: %(accuracy)s · par of the day: %(par)s."), { accuracy: `${Math.round(a.accuracy)} %`, par: a.par ?? "—" }) });
     replays.replaceChildren(open ? gettext("The deal is public: replays and the analysis are open.")
       : fmt(gettext("Your game's analysis and the public replays open when the day closes, at %(time)s."),
         { time: localMoment(opensAt) }),
-    " ", ...(analysed ? [analysed, " "] : []), link);
+    " ", analysed || "", analysed ? " " : "", link);
   }
 }
 
