@@ -139,6 +139,8 @@ def ask_analysis(
     loss = max(0.0, found[best] - found[asked])
     if sure and asked not in sure:
         loss = max(loss, INACCURACY)
+    # Labelled as shown (to a tenth of a pair): "1.5 pairs" is never a mere mistake.
+    shown = round(loss, 1)
     ranks = table.ranks
     chances = dict(zip(ranks, fairplay.chances_of(knowledge, state, ranks)))
     choice = len(ranks) > 1
@@ -148,7 +150,7 @@ def ask_analysis(
         best=best,
         values=found,
         loss=loss if choice else 0.0,
-        label=label_of(loss) if choice else None,
+        label=label_of(shown) if choice else None,
         chances=chances,
         reason=_reason(asked, chances) if choice else None,
         choice=choice,
