@@ -1,6 +1,7 @@
 """How strong is the analysis engine (games/analysis/)? ``python -m bench.analysis_strength``
 
     .venv/bin/python -m bench.analysis_strength [--deals 1000] [--samples N] [--out FILE.json]
+    .venv/bin/python -m bench.analysis_strength --cost 40   # a whole game's analysis: CPU per game
 
 Every player plays the same deals (seeds ``analysis-<i>``) against the perfect-memory
 opponent of games/rules/peche.py, through ``fairplay.WatchedGame`` (the Pêche loop with
@@ -122,12 +123,57 @@ def report(players: list[Player], samples: int, started: float, commit: str) -> 
     }
 
 
+def analysis_cost(games: int) -> dict:
+    """CPU (process time) of ``game.analyse`` for whole games, as the `analysis` worker runs
+    it, and of the day's par (``game.par``): games of the three honest players on deals
+    ``analysis-cost-<i>``."""
+    from games.analysis import game
+
+    per_game, per_ask, pars = [], [], []
+    for i in range(games):
+        seed = f"analysis-cost-{i}"
+        deck = shuffled_deck(seed)
+        name = HONEST_SHOWN[i % len(HONEST_SHOWN)]
+        rng = random.Random(seed)
+        found = fairplay.WatchedGame(deck)
+        moves = []
+        while not found.over:
+            moves.append(HONEST[name](PublicTable(found), rng))
+            found.ask(moves[-1])
+        start = time.process_time()
+        game.analyse(seed, moves)
+        spent = time.process_time() - start
+        per_game.append(spent)
+        per_ask.append(spent / len(moves))
+        if i < 10:
+            start = time.process_time()
+            game.par(seed)
+            pars.append(time.process_time() - start)
+    per_game.sort()
+    return {
+        "games": games,
+        "analysis_cpu_per_game_s": {
+            "mean": round(statistics.fmean(per_game), 3),
+            "median": round(per_game[len(per_game) // 2], 3),
+            "max": round(per_game[-1], 3),
+        },
+        "analysis_cpu_per_ask_ms": round(1000 * statistics.fmean(per_ask), 1),
+        "par_cpu_s": {"mean": round(statistics.fmean(pars), 3), "max": round(max(pars), 3)},
+        "machine": cpu(),
+        "commit": provenance_commit(),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--samples", type=int, default=engine.SAMPLES)
     parser.add_argument("--out", help="write the figures as JSON here (every 50 deals, and at the end)")
+    parser.add_argument("--cost", type=int, help="measure a whole game's analysis on this many games instead")
     args = parser.parse_args()
+    if args.cost:
+        print(json.dumps(analysis_cost(args.cost), indent=1))
+        return
     commit = provenance_commit()  # at the start: the code imported, whatever changes after
     players = [Player("analysis engine")] + [Player(name) for name in HONEST_SHOWN]
     started = time.monotonic()
