@@ -221,3 +221,17 @@ def attempt_analysis(*, attempt: Attempt) -> dict[str, Any] | None:
         },
         "asks": row.asks,
     }
+
+
+def day_pars(*, days_shown: list[dt.date], game: str = "peche") -> dict[dt.date, int]:
+    """The par of each of ``days_shown`` whose seed is public and par worked out (the
+    archive's list): one query."""
+    now = timezone.now()
+    return dict(
+        DayPar.objects.filter(
+            challenge__game=game,
+            challenge__date__in=days_shown,
+            challenge__reveals_at__lte=now,
+            version=analysis_game.VERSION,
+        ).values_list("challenge__date", "score")
+    )

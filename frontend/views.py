@@ -98,7 +98,8 @@ def archive(request):
         for n in range(1, ARCHIVE_DAYS + 1)
         if today - dt.timedelta(days=n) >= settings.FIRST_DAY
     ]
-    return render(request, "frontend/archive.html", {"today": today, "past": past})
+    pars = selectors.day_pars(days_shown=past)  # a closed day's par, once the beat worked it out
+    return render(request, "frontend/archive.html", {"today": today, "past": [(day, pars.get(day)) for day in past]})
 
 
 def _row(entry: dict) -> dict:

@@ -92,6 +92,12 @@ def test_the_beat_works_out_the_par_of_a_closed_day_and_the_leaderboard_shows_it
     assert score == analysis_game.par(attempt.challenge.seed)["score"]
     board = Client().get(f"/leaderboard/{CLOSED}/").content.decode()
     assert f"Par: {score}" in board
+    # The archive lists it beside the day (the days of the last month only).
+    assert f"Par: {score}" not in Client().get("/daily/archive/").content.decode()
+    type(attempt.challenge).objects.filter(pk=attempt.challenge_id).update(
+        date=timezone.localdate() - dt.timedelta(days=1)
+    )
+    assert f"Par: {score}" in Client().get("/daily/archive/").content.decode()
 
 
 def test_an_analysis_goes_on_its_own_queue_and_a_pending_one_answers_202(monkeypatch):
