@@ -17,11 +17,15 @@ asks it now and plays on well, over the deals consistent with what the table sho
 
 Each deal is sampled once and every candidate is played on it (common random numbers: the
 difference between two ranks is not drowned by the deal's own luck). After the candidate
-ask, both sides play on by fixed policies: the opponent is the real one, the player the
-rollout player below (perfect memory, else the rank with the most unseen copies that the
-opponent may hold, a rank already shown first). The rollouts use no randomness: only the
+ask, both sides play on by fixed policies: the opponent is the real one, the player a
+perfect-memory player (``memory_choice``: a rank the opponent is known to hold, else the
+likeliest, a rank already shown first on a tie). The rollouts use no randomness: only the
 deal sampled is random, from a generator the caller seeds (``game`` seeds it from the
 deal's seed and the ask's index, so a figure never changes between two views).
+
+The engine's own ask (``choose``): a sure pair at once; else the best-valued rank when it
+leads the perfect-memory choice by GATE or more, the perfect-memory choice otherwise.
+Its strength and cost: docs/benchmarks.md, "The analysis engine".
 """
 
 from __future__ import annotations

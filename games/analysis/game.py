@@ -2,7 +2,9 @@
 
 Each ask of the player is valued at the table it was made from (``engine.values``: the
 expected final pair difference of each rank in hand if asked then and played on well).
-Its ``loss`` is how many expected pairs it gave up against the best ask; its label:
+The ``best`` ask is the engine's own (``engine.choose``), its ``loss`` how many expected
+pairs the player's ask gave up against it (none when the player's was valued higher); its
+label, from the loss as shown (to a tenth of a pair):
 
 - inaccuracy: a loss of at least INACCURACY pairs, mistake: MISTAKE, blunder: BLUNDER;
 - an ask that left a sure pair in hand (a rank the opponent was known to hold: it asked
