@@ -203,13 +203,14 @@ def accuracy_chart(trend: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     days = trend["days"]
     step = CHART_WIDTH / max(1, len(days) - 1)
-    points = " ".join(
-        f"{i * step:.1f},{CHART_HEIGHT - CHART_HEIGHT * accuracy / 100:.1f}" for i, (_, accuracy) in enumerate(days)
-    )
+    dots = [(round(i * step, 1), round(CHART_HEIGHT - CHART_HEIGHT * a / 100, 1)) for i, (_, a) in enumerate(days)]
+    points = " ".join(f"{x},{y}" for x, y in dots)
     change = None if trend["before"] is None else trend["recent"] - trend["before"]
     return {
         **trend,
         "points": points,
+        "dots": dots,
+        "middle": CHART_HEIGHT // 2,
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
         "change": change,
