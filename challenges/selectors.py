@@ -182,7 +182,8 @@ def replay_view(*, attempt: Attempt, mine: bool) -> dict[str, Any] | None:
 def analysable(*, attempt_id: int, user, player) -> tuple[str, Attempt | None]:
     """Whether the caller may read a game's analysis: one it may see replayed (``public_replay``:
     a ranked, verified game), once the day's seed is public: ("open", the attempt). Its own
-    game of a day still open: ("day_open", None); anything else: ("not_found", None)."""
+    game of a day still open, or any a superuser may replay before the close: ("day_open",
+    None): the analysis and the par tell something of the deal. Anything else: ("not_found", None)."""
     attempt = public_replay(attempt_id=attempt_id, user=user)
     if attempt is not None and attempt.challenge.is_revealed(timezone.now()):
         return "open", attempt
