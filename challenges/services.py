@@ -604,7 +604,15 @@ def analysis_wanted(*, attempt_id: int) -> None:
 def attempt_analyse(*, attempt_id: int) -> bool:
     """Work out and store a ranked, verified game's analysis once its day's seed is public
     (and the day's par first, if missing). Idempotent: a game analysed at the current
-    version is left as it is. Whether an analysis is stored now."""
+    version is left as it is. Whether an analysis is stored now. The claim of
+    ``analysis_wanted`` is let go whatever the outcome (the next reader may ask again)."""
+    try:
+        return _attempt_analyse(attempt_id)
+    finally:
+        _release(ANALYSIS_WANTED.format(attempt_id))
+
+
+def _attempt_analyse(attempt_id: int) -> bool:
     attempt = (
         Attempt.objects.select_related("challenge")
         .filter(pk=attempt_id, ranked=True, status=Attempt.Status.VERIFIED)
@@ -629,7 +637,6 @@ def attempt_analyse(*, attempt_id: int) -> bool:
             "version": analysis_game.VERSION,
         },
     )
-    _release(ANALYSIS_WANTED.format(attempt_id))
     return True
 
 
@@ -659,7 +666,6 @@ def day_par_ensure(*, challenge: DailyChallenge) -> None:
             "version": analysis_game.VERSION,
         },
     )
-    _release(PAR_WANTED.format(challenge.pk))
 
 
 def pars_due(*, now: dt.datetime | None = None) -> int:
@@ -692,6 +698,10 @@ def day_par_wanted(*, challenge_id: int) -> None:
 
 
 def day_par_of(*, challenge_id: int) -> None:
-    challenge = DailyChallenge.objects.filter(pk=challenge_id).first()
-    if challenge is not None:
-        day_par_ensure(challenge=challenge)
+    """``day_par_wanted``'s task: the par, and its claim let go whatever the outcome."""
+    try:
+        challenge = DailyChallenge.objects.filter(pk=challenge_id).first()
+        if challenge is not None:
+            day_par_ensure(challenge=challenge)
+    finally:
+        _release(PAR_WANTED.format(challenge_id))

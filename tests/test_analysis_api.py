@@ -18,7 +18,7 @@ from challenges.models import DayPar, GameAnalysis
 from games.analysis import game as analysis_game
 from tests.conftest import first_rank, verified_game
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("analysis_inline")]
 
 CLOSED = dt.date(2026, 6, 2)
 

@@ -69,6 +69,7 @@ def test_after_the_seed_is_public_anyone_replays_the_whole_deal():
     assert f'href="/replays/{attempt.pk}/"' in board
 
 
+@pytest.mark.usefixtures("analysis_inline")
 def test_the_player_sees_their_accuracy_on_their_page_once_analysed():
     attempt = verified_attempt("Learning Leo", day=dt.date(2026, 6, 2))
     expected = analysis_game.analyse(attempt.challenge.seed, attempt.moves)

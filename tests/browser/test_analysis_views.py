@@ -13,7 +13,7 @@ from .conftest import no_horizontal_scroll, screenshot
 from .test_accessibility import violations
 from .test_replay import session_for
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("analysis_inline")]
 
 
 def last_rank(state) -> str:

@@ -11,7 +11,7 @@ import pytest
 from .conftest import no_horizontal_scroll, screenshot
 from .test_accessibility import violations
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("analysis_inline")]
 
 
 @pytest.mark.parametrize("locale", ["en-US", "fr-FR", "de-DE", "ja-JP"])
