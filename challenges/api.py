@@ -413,6 +413,113 @@ class AskView(APIView):
         return Response(ask_api.over_http(player=player, attempt_id=attempt_id, data=request.data))
 
 
+@extend_schema_serializer(component_name="AskAnalysis")
+class AskAnalysisOut(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The ask, from 0.")
+    rank = serializers.CharField(help_text="The rank asked.")
+    best = serializers.CharField(help_text="The analysis engine's ask at that table.")
+    values = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="Each rank in hand: the expected final pair difference (player − opponent) if asked then "
+        "and played on well, over the deals consistent with what the table showed.",
+    )
+    loss = serializers.FloatField(help_text="`values[best] − values[rank]`, in expected pairs (≥ 0).")
+    # The API's name for it; DRF's metaclass takes declared fields out of the class, so
+    # Field.label is not shadowed at run time (the stubs cannot know).
+    label = serializers.ChoiceField(  # type: ignore[assignment]
+        ["inaccuracy", "mistake", "blunder"],
+        allow_null=True,
+        help_text="From the loss: inaccuracy ≥ 0.3, mistake ≥ 0.7, blunder ≥ 1.5 expected pairs (`thresholds`); "
+        "an ask that left a sure pair in hand is at least an inaccuracy.",
+    )
+    chances = serializers.DictField(
+        child=serializers.FloatField(), help_text="Each rank in hand: the public chance that the opponent held one."
+    )
+    reason = serializers.CharField(
+        allow_null=True,
+        help_text="What the table showed against the ask: `sure_pair` (a sure pair left in hand), `impossible` "
+        "(a rank the opponent could not hold) or `weak` (a rank likelier by 25 points was in hand); null if nothing.",
+    )
+
+
+@extend_schema_serializer(component_name="GameAnalysis")
+class AnalysisOut(serializers.Serializer):
+    par = serializers.IntegerField(allow_null=True, help_text="The day's par: the analysis engine's score on the deal.")
+    accuracy = serializers.FloatField(help_text="%: the mean over the asks that were a choice of 100·exp(−loss).")
+    luck = serializers.FloatField(
+        help_text="The result (pair difference) less what the engine expected from the player's choices, in pairs."
+    )
+    thresholds = serializers.DictField(child=serializers.FloatField(), help_text="The labels' losses, in pairs.")
+    asks = AskAnalysisOut(many=True)
+
+
+@extend_schema_serializer(component_name="AnalysisPending")
+class AnalysisPendingOut(serializers.Serializer):
+    status = serializers.CharField(help_text="`pending`.")
+    code = serializers.CharField(help_text="`analysis_pending`: a worker is working it out.")
+    retry_after = serializers.IntegerField(help_text="Seconds: ask again then (also the `Retry-After` header).")
+
+
+ANALYSIS_RETRY_SECONDS = 2
+
+
+class AnalysisView(APIView):
+    """A game's analysis: GET reads it (202 while it is not worked out, and a GET never
+    starts the work: GETs read); POST asks for it, once, and answers as GET does."""
+
+    ERRORS = doc.errors(
+        (404, doc.error("`not_found`: no game the caller may see replayed")),
+        (409, doc.error("`day_open`: the caller's own game, whose day has not closed yet")),
+    )
+
+    @extend_schema(
+        operation_id="attempt_analysis",
+        tags=["attempts"],
+        parameters=[doc.ATTEMPT_ID],
+        responses={200: AnalysisOut, 202: AnalysisPendingOut, **ERRORS},
+        description="A ranked game analysed, for a game the caller may see replayed (its own, or any once "
+        "the day's seed is public), after the day's close only. 202 `analysis_pending` while it is not "
+        "worked out: ask for it with POST, then read it again after `Retry-After`.",
+    )
+    def get(self, request, attempt_id: int):
+        return self._answer(self._analysable(request, attempt_id))
+
+    @extend_schema(
+        operation_id="attempt_analysis_request",
+        tags=["attempts"],
+        parameters=[doc.ATTEMPT_ID],
+        request=None,
+        responses={200: AnalysisOut, 202: AnalysisPendingOut, **ERRORS},
+        description="Ask for a game's analysis (the same games as GET): worked out by an `analysis` worker "
+        "and kept, 202 `analysis_pending` meanwhile; asking again while it is worked out changes nothing.",
+    )
+    def post(self, request, attempt_id: int):
+        attempt = self._analysable(request, attempt_id)
+        if selectors.attempt_analysis(attempt=attempt) is None:
+            services.analysis_wanted(attempt_id=attempt.pk)
+        return self._answer(attempt)
+
+    @staticmethod
+    def _analysable(request, attempt_id: int):
+        state, attempt = selectors.analysable(attempt_id=attempt_id, user=request.user, player=current_player(request))
+        if state == "day_open":
+            raise ApiError("day_open", "the analysis opens when the day closes")
+        if attempt is None:
+            raise ApiError("not_found", "no such game to analyse")
+        return attempt
+
+    @staticmethod
+    def _answer(attempt):
+        data = selectors.attempt_analysis(attempt=attempt)  # without a broker a POST worked it out just now
+        if data is None:
+            return Response(
+                {"status": "pending", "code": "analysis_pending", "retry_after": ANALYSIS_RETRY_SECONDS},
+                status=status.HTTP_202_ACCEPTED,
+                headers={"Retry-After": str(ANALYSIS_RETRY_SECONDS)},
+            )
+        return Response(data)
+
+
 class MyAttemptsView(APIView):
     @extend_schema(
         operation_id="player_attempts", tags=["players"], responses={200: doc.MyAttempts, 401: doc.NOT_AUTHENTICATED}

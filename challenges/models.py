@@ -265,3 +265,38 @@ class Review(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} attempt {self.attempt_id} by {self.by} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class DayPar(models.Model):
+    """The day's par: the analysis engine's own game of the deal (games/analysis/), the same
+    for every player. Written once the day's seed is public (the beat, or the first
+    analysis asked for), shown only then: before, it would tell something of the deal."""
+
+    challenge = models.OneToOneField(DailyChallenge, on_delete=models.CASCADE, primary_key=True, related_name="par")
+    score = models.IntegerField()
+    player_pairs = models.PositiveSmallIntegerField()
+    opponent_pairs = models.PositiveSmallIntegerField()
+    moves = models.JSONField()  # the engine's asks: anyone may replay them once the seed is public
+    version = models.PositiveSmallIntegerField()  # games.analysis.game.VERSION: another is worked out again
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"par {self.score} ({self.challenge})"
+
+
+class GameAnalysis(models.Model):
+    """A ranked game analysed (games/analysis/game.py ``analyse``), worked out on the first
+    request after its day's close by an `analysis` worker and kept: a second view is a read."""
+
+    attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, primary_key=True, related_name="analysis")
+    accuracy = models.FloatField()
+    luck = models.FloatField()  # in pairs: the result less what the engine expected of the player's choices
+    asks = models.JSONField()  # AskAnalysis.as_dict() of each ask
+    version = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "game analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of attempt {self.attempt_id}"

@@ -7,10 +7,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from django.utils import timezone
 
-from games.fairplay.lessons import lessons
+from games.analysis import game as analysis_game
 
 from . import days, hooks
-from .models import Attempt, DailyChallenge, Player
+from .models import Attempt, DailyChallenge, DayPar, GameAnalysis, Player
 from .play import game_view
 
 
@@ -166,18 +166,20 @@ class Traced(Protocol):
 
 
 def replay_view(*, attempt: Attempt, mine: bool) -> dict[str, Any] | None:
-    """A finished game face up, step by step (its engine's ``trace``), with the player's
-    own lessons when it is theirs; None for a game whose engine has no face-up trace."""
+    """A finished game face up, step by step (its engine's ``trace``), with its analysis
+    when it is worked out (``attempt_analysis``; else the page asks the API for it, which
+    hands it to a worker); None for a game whose engine has no face-up trace."""
     game = attempt.engine()
     if not isinstance(game, Traced):
         return None
     moves = list(attempt.moves)
     return {
+        "id": attempt.pk,
         "name": attempt.player.shown_name,
         "date": attempt.challenge.date.isoformat(),
         "mine": mine,
         "steps": game.trace(attempt.challenge.seed, moves),
-        "lessons": [lesson.as_dict() for lesson in lessons(attempt.challenge.seed, moves)] if mine else [],
+        "analysis": attempt_analysis(attempt=attempt),
     }
 
 
@@ -203,3 +205,65 @@ def operations_gauges() -> list[tuple[str, str, dict[str, str], float]]:
             days.closes_at(today).timestamp(),
         ),
     ]
+
+
+# --- The analysis of a finished day's games and the day's par ------------------------------
+
+
+def analysable(*, attempt_id: int, user, player) -> tuple[str, Attempt | None]:
+    """Whether the caller may read a game's analysis: one it may see replayed (``public_replay``:
+    a ranked, verified game), once the day's seed is public: ("open", the attempt). Its own
+    game of a day still open, or any a superuser may replay before the close: ("day_open",
+    None): the analysis and the par tell something of the deal. Anything else: ("not_found", None)."""
+    attempt = public_replay(attempt_id=attempt_id, user=user)
+    if attempt is not None and attempt.challenge.is_revealed(timezone.now()):
+        return "open", attempt
+    if attempt is not None or pending_replay(attempt_id=attempt_id, player=player) is not None:
+        return "day_open", None
+    return "not_found", None
+
+
+def day_par(*, challenge: DailyChallenge, now: dt.datetime | None = None) -> int | None:
+    """The day's par once its seed is public and the par worked out; None before."""
+    if challenge.pk is None or not challenge.is_revealed(now or timezone.now()):
+        return None
+    return (
+        DayPar.objects.filter(challenge=challenge, version=analysis_game.VERSION)
+        .values_list("score", flat=True)
+        .first()
+    )
+
+
+def attempt_analysis(*, attempt: Attempt) -> dict[str, Any] | None:
+    """The stored analysis of a game whose day's seed is public, with the day's par; None
+    while it is not worked out (the caller asks services.analysis_wanted)."""
+    if not attempt.challenge.is_revealed(timezone.now()):
+        return None
+    row = GameAnalysis.objects.filter(attempt=attempt, version=analysis_game.VERSION).first()
+    if row is None:
+        return None
+    return {
+        "par": day_par(challenge=attempt.challenge),
+        "accuracy": row.accuracy,
+        "luck": row.luck,
+        "thresholds": {
+            "inaccuracy": analysis_game.INACCURACY,
+            "mistake": analysis_game.MISTAKE,
+            "blunder": analysis_game.BLUNDER,
+        },
+        "asks": row.asks,
+    }
+
+
+def day_pars(*, days_shown: list[dt.date], game: str = "peche") -> dict[dt.date, int]:
+    """The par of each of ``days_shown`` whose seed is public and par worked out (the
+    archive's list): one query."""
+    now = timezone.now()
+    return dict(
+        DayPar.objects.filter(
+            challenge__game=game,
+            challenge__date__in=days_shown,
+            challenge__reveals_at__lte=now,
+            version=analysis_game.VERSION,
+        ).values_list("challenge__date", "score")
+    )

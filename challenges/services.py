@@ -32,12 +32,13 @@ from config.db import one_statement
 from config.rates import hit, parse_rate
 from config.redis_client import Unavailable, client_for, redis_client
 from games import fairplay
+from games.analysis import game as analysis_game
 from games.rules import peche
 from games.rules.base import DomainError, ReplayError
 from games.rules.registry import engine
 
 from . import days, hooks, names, origins
-from .models import Attempt, DailyChallenge, Player, Review
+from .models import Attempt, DailyChallenge, DayPar, GameAnalysis, Player, Review
 from .play import Write, move_write, one_move
 
 log = logging.getLogger(__name__)
@@ -579,3 +580,134 @@ def sweep_verifying(*, now: dt.datetime | None = None) -> int:
     except Exception:
         log.warning("sweeper could not reach Redis")
     return len(stuck)
+
+
+# --- The analysis of a finished day's games and the day's par (games/analysis/) ----------
+
+ANALYSIS_WANTED = "analysis:wanted:{}"
+PAR_WANTED = "analysis:par:{}"
+ANALYSIS_CLAIM_SECONDS = 60  # a game's analysis is handed to a worker at most once a minute
+PAR_DAYS = 7  # the beat works out the par of the days revealed this long ago at most
+
+
+def analysis_wanted(*, attempt_id: int) -> None:
+    """A reader wants the game's analysis, not stored yet: an `analysis` worker works it
+    out (its own queue: never in the way of a verification). Without Redis the task runs
+    here, now (eager). A page polling meanwhile hands it over once a minute at most (the
+    claim is let go once the analysis is stored, or expires)."""
+    try:
+        if not cache.add(ANALYSIS_WANTED.format(attempt_id), 1, timeout=ANALYSIS_CLAIM_SECONDS):
+            return
+    except Exception:  # the claim is only a saving: without it, a duplicate task finds it done
+        pass
+    try:
+        _task("analyse_attempt").apply_async((attempt_id,), queue="analysis", retry=False)
+    except Exception:
+        log.warning("could not enqueue an analysis attempt=%s", attempt_id)
+        _release(ANALYSIS_WANTED.format(attempt_id))
+
+
+def attempt_analyse(*, attempt_id: int) -> bool:
+    """Work out and store a ranked, verified game's analysis once its day's seed is public
+    (and the day's par first, if missing). Idempotent: a game analysed at the current
+    version is left as it is. Whether an analysis is stored now. The claim of
+    ``analysis_wanted`` is let go whatever the outcome (the next reader may ask again)."""
+    try:
+        return _attempt_analyse(attempt_id)
+    finally:
+        _release(ANALYSIS_WANTED.format(attempt_id))
+
+
+def _attempt_analyse(attempt_id: int) -> bool:
+    attempt = (
+        Attempt.objects.select_related("challenge")
+        .filter(pk=attempt_id, ranked=True, status=Attempt.Status.VERIFIED)
+        .first()
+    )
+    if attempt is None or not attempt.challenge.is_revealed(timezone.now()):
+        return False
+    if GameAnalysis.objects.filter(attempt_id=attempt_id, version=analysis_game.VERSION).exists():
+        return True
+    day_par_ensure(challenge=attempt.challenge)
+    try:
+        found = analysis_game.analyse(attempt.challenge.seed, list(attempt.moves))
+    except ReplayError:  # a verified game replays; one that no longer does is re-verification's
+        log.warning("analysis: attempt=%s does not replay", attempt_id)
+        return False
+    GameAnalysis.objects.update_or_create(
+        attempt_id=attempt_id,
+        defaults={
+            "accuracy": round(found.accuracy, 1),
+            "luck": round(found.luck, 2),
+            "asks": [a.as_dict() for a in found.asks],
+            "version": analysis_game.VERSION,
+        },
+    )
+    return True
+
+
+def _release(key: str) -> None:
+    """A claim of ``analysis_wanted`` or ``day_par_wanted`` let go once its work is stored."""
+    try:
+        cache.delete(key)
+    except Exception:  # it expires by itself
+        pass
+
+
+def day_par_ensure(*, challenge: DailyChallenge) -> None:
+    """The day's par, worked out once its seed is public (never before: the par tells
+    something of the deal). Idempotent; the same for every player of the day."""
+    if challenge.pk is None or not challenge.is_revealed(timezone.now()):
+        return
+    if DayPar.objects.filter(challenge=challenge, version=analysis_game.VERSION).exists():
+        return
+    par = analysis_game.par(challenge.seed)
+    DayPar.objects.update_or_create(
+        challenge=challenge,
+        defaults={
+            "score": par["score"],
+            "player_pairs": par["pairs"][0],
+            "opponent_pairs": par["pairs"][1],
+            "moves": par["moves"],
+            "version": analysis_game.VERSION,
+        },
+    )
+
+
+def pars_due(*, now: dt.datetime | None = None) -> int:
+    """The beat's: the par of every day closed within PAR_DAYS that has none. Returns how many."""
+    now = now or timezone.now()
+    due = DailyChallenge.objects.filter(
+        game=DAILY_GAME, reveals_at__lte=now, reveals_at__gte=now - dt.timedelta(days=PAR_DAYS)
+    ).exclude(par__version=analysis_game.VERSION)
+    done = 0
+    for challenge in due:
+        day_par_ensure(challenge=challenge)
+        done += 1
+    return done
+
+
+def day_par_wanted(*, challenge_id: int) -> None:
+    """A page of a closed day wants its par, not worked out yet (the beat's round comes every
+    few minutes): an `analysis` worker works it out, once a minute at most per day."""
+    key = PAR_WANTED.format(challenge_id)
+    try:
+        if not cache.add(key, 1, timeout=ANALYSIS_CLAIM_SECONDS):
+            return
+    except Exception:
+        pass
+    try:
+        _task("day_par").apply_async((challenge_id,), queue="analysis", retry=False)
+    except Exception:
+        log.warning("could not enqueue a par challenge=%s", challenge_id)
+        _release(key)
+
+
+def day_par_of(*, challenge_id: int) -> None:
+    """``day_par_wanted``'s task: the par, and its claim let go whatever the outcome."""
+    try:
+        challenge = DailyChallenge.objects.filter(pk=challenge_id).first()
+        if challenge is not None:
+            day_par_ensure(challenge=challenge)
+    finally:
+        _release(PAR_WANTED.format(challenge_id))

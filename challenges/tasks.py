@@ -38,3 +38,24 @@ def sweep_verifying() -> int:
 @shared_task(ignore_result=True)
 def ensure_upcoming_challenges() -> None:
     services.ensure_upcoming_challenges()
+
+
+# The analysis queue (`analysis`, CELERY_TASK_ROUTES): its own workers, so an analysis (~1 s
+# of CPU) never waits in front of a verification. A worker that dies mid-analysis gives the
+# message back; a lost one is asked for again by the next reader.
+ANALYSIS = dict(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+
+
+@shared_task(**ANALYSIS)
+def analyse_attempt(attempt_id: int) -> bool:
+    return services.attempt_analyse(attempt_id=attempt_id)
+
+
+@shared_task(**ANALYSIS)
+def pars_due() -> int:
+    return services.pars_due()
+
+
+@shared_task(**ANALYSIS)
+def day_par(challenge_id: int) -> None:
+    services.day_par_of(challenge_id=challenge_id)

@@ -28,6 +28,7 @@ api = [
     path("challenges/<str:date>/archive", leaderboard_api.ArchiveView.as_view()),
     path("attempts/<int:attempt_id>", challenges_api.AttemptView.as_view()),
     path("attempts/<int:attempt_id>/asks", challenges_api.AskView.as_view()),
+    path("attempts/<int:attempt_id>/analysis", challenges_api.AnalysisView.as_view()),
     path("leaderboard/<str:date>", leaderboard_api.LeaderboardView.as_view()),
     path("leaderboard/<str:date>/me", leaderboard_api.LeaderboardMeView.as_view()),
     path("leaderboard/<str:date>/histogram", leaderboard_api.HistogramView.as_view()),

@@ -103,7 +103,8 @@ def archive(request):
         for n in range(1, ARCHIVE_DAYS + 1)
         if today - dt.timedelta(days=n) >= settings.FIRST_DAY
     ]
-    return render(request, "frontend/archive.html", {"today": today, "past": past})
+    pars = selectors.day_pars(days_shown=past)  # a closed day's par, once the beat worked it out
+    return render(request, "frontend/archive.html", {"today": today, "past": [(day, pars.get(day)) for day in past]})
 
 
 def _row(entry: dict) -> dict:
@@ -150,8 +151,16 @@ def leaderboard(request, date: str):
     today = days.today()
     # Public (a CDN may keep it) only for a settled day and an anonymous visitor: a signed-in
     # player's page holds their row, rank and name (leaderboard/caching.py).
-    public = not request.user.is_authenticated and board.day_settled(challenge=challenge, now=timezone.now())
+    # None before the close, and until the beat has worked it out (pars_due): a page reads.
+    par = selectors.day_par(challenge=challenge)
+    # A page without its par is not kept by a CDN: the par comes minutes after the close.
+    public = (
+        not request.user.is_authenticated
+        and board.day_settled(challenge=challenge, now=timezone.now())
+        and par is not None
+    )
     context = {
+        "par": par,
         "day": day,
         "today": today,
         "challenge": selectors.challenge_public(challenge),
@@ -191,16 +200,42 @@ def me(request):
     )
 
 
+CHART_WIDTH, CHART_HEIGHT = 300, 60
+
+
+def accuracy_chart(trend: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The accuracy trend as the points of a small SVG line (0–100 % bottom to top)."""
+    if trend is None:
+        return None
+    days = trend["days"]
+    step = CHART_WIDTH / max(1, len(days) - 1)
+    dots = [(round(i * step, 1), round(CHART_HEIGHT - CHART_HEIGHT * a / 100, 1)) for i, (_, a) in enumerate(days)]
+    points = " ".join(f"{x},{y}" for x, y in dots)
+    change = None if trend["before"] is None else trend["recent"] - trend["before"]
+    return {
+        **trend,
+        "points": points,
+        "dots": dots,
+        "middle": CHART_HEIGHT // 2,
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "change": change,
+        "recent_text": f"{trend['recent']:.0f} %",
+        "first": days[0][0],
+        "last": days[-1][0],
+    }
+
+
 def player(request, player_id: int):
     shown = selectors.player_shown(player_id=player_id)
     if shown is None:
         raise Http404("no such player")
     viewer = current_player(request)
     is_me = viewer is not None and viewer.pk == shown.pk
-    # Your own lessons, once the day is over (they are yours to see, day by day).
-    # Held results are private: listed for their player ("under review") and reviewers only.
+    # Your own accuracy, once the day is over (yours to see, day by day). Held results are
+    # private: listed for their player ("under review") and reviewers only.
     private = is_me or request.user.is_staff
-    rows = board.player_days(player_id=shown.pk, game=DAILY_GAME, lessons=is_me, now=timezone.now(), private=private)
+    rows = board.player_days(player_id=shown.pk, game=DAILY_GAME, accuracy=is_me, now=timezone.now(), private=private)
     counted = [r for r in rows if not r["disqualified"] and not r["held"]]
     # Today's game may still be ahead: a run that ended yesterday is still the current one.
     streaks = board.player_streaks(player_id=shown.pk, game=DAILY_GAME, day=days.today(), ongoing=True)
@@ -216,6 +251,7 @@ def player(request, player_id: int):
             "best": max((r["score"] for r in counted), default=None),
             "current_streak": streaks.streak,
             "longest_streak": streaks.best_streak,
+            "trend": accuracy_chart(board.accuracy_trend(rows)) if is_me else None,
         },
     )
 

@@ -72,7 +72,6 @@ def inspector_data(attempt: Attempt) -> dict[str, Any]:
         "name": attempt.player.shown_name,
         "date": challenge.date.isoformat(),
         "mine": False,
-        "lessons": [],
         "steps": steps,
         "stopped": stopped,
         "suspicion": round(assessment.suspicion, 4),

@@ -10,13 +10,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import connection
 from django.db.models import Count, Q
 
 from challenges import days
 from challenges.models import Attempt, Player
 from challenges.names import shown_name
-from games.fairplay.lessons import lessons as game_lessons
+from games.analysis.game import VERSION as ANALYSIS_VERSION
 
 from . import linking, rank_index
 from .models import COUNTED, Result
@@ -242,11 +243,12 @@ def standing(result: Result, *, index_ready: bool | None = None) -> dict[str, An
 
 
 def player_days(
-    *, player_id: int, game: str, lessons: bool, now: dt.datetime, private: bool = False
+    *, player_id: int, game: str, accuracy: bool, now: dt.datetime, private: bool = False
 ) -> list[dict[str, Any]]:
     """A player's page: each day they ranked, newest first, with its result and rank (None
     when disqualified or held), its replay once the day's deal is public and, with
-    ``lessons`` (the player's own page), how many lessons that game holds once public.
+    ``accuracy`` (the player's own page), the game's accuracy once analysed (after the
+    close: challenges.services.analysis_wanted; None until then).
 
     Held means private: a held result is listed only with ``private`` (its own player, who
     sees it under review, or a reviewer), today's included; and a provisional result's rank,
@@ -255,8 +257,12 @@ def player_days(
     results = Result.objects.filter(player_id=player_id, ranked=True, challenge__game=game)
     if not private:
         results = results.filter(held=False)
-    for r in results.select_related("challenge", "attempt").order_by("-challenge__date"):
+    for r in results.select_related("challenge", "attempt", "attempt__analysis").order_by("-challenge__date"):
         revealed = r.challenge.is_revealed(now)
+        try:
+            analysis = r.attempt.analysis if accuracy and revealed else None
+        except ObjectDoesNotExist:
+            analysis = None
         rows.append(
             {
                 "date": r.challenge.date,
@@ -269,10 +275,32 @@ def player_days(
                 "rank": result_rank(r) if private or not r.provisional else None,  # None when disqualified or held
                 "provisional": r.provisional,
                 "replay": r.attempt_id if revealed else None,
-                "lessons": len(game_lessons(r.challenge.seed, list(r.attempt.moves))) if lessons and revealed else None,
+                "accuracy": analysis.accuracy
+                if analysis is not None and analysis.version == ANALYSIS_VERSION
+                else None,
+                "analysable": accuracy and revealed and not r.disqualified,
             }
         )
     return rows
+
+
+TREND_DAYS = 7  # the trend compares the last week's mean accuracy with the week's before
+
+
+def accuracy_trend(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The accuracy per day of ``player_days`` (newest first) as a trend: the days oldest
+    first with their accuracy (for the chart), the mean of the last TREND_DAYS analysed
+    games and of the TREND_DAYS before them; None with fewer than two analysed games."""
+    days = [(r["date"], r["accuracy"]) for r in reversed(rows) if r["accuracy"] is not None]
+    if len(days) < 2:
+        return None
+    recent = [a for _, a in days[-TREND_DAYS:]]
+    before = [a for _, a in days[-2 * TREND_DAYS : -TREND_DAYS]]
+    return {
+        "days": days[-30:],
+        "recent": sum(recent) / len(recent),
+        "before": sum(before) / len(before) if before else None,
+    }
 
 
 def day_settled(*, challenge, now: dt.datetime) -> bool:

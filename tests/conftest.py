@@ -274,3 +274,13 @@ def _database_quiet_before_flush(request):
     deadline = time.monotonic() + 20
     while not quiet() and time.monotonic() < deadline:
         time.sleep(0.05)
+
+
+@pytest.fixture
+def analysis_inline(monkeypatch):
+    """The analyses' tasks run in the request that asks for them, as without Redis: with
+    REDIS_URL no worker under the tests takes the `analysis` queue (the session's worker
+    takes the default one), so a test of what the analysis shows would wait for ever."""
+    from celery import current_app
+
+    monkeypatch.setattr(current_app.conf, "task_always_eager", True)

@@ -191,7 +191,8 @@ ABOVE = {
     "challenges": ("leaderboard", "leagues", "frontend", "casual"),
     "leaderboard": ("leagues", "frontend"),
     "leagues": ("frontend", "casual"),
-    "games/rules": ("config", "challenges", "leaderboard", "leagues", "frontend", "casual"),
+    "games/rules": ("config", "challenges", "leaderboard", "leagues", "frontend", "casual", "games/analysis"),
+    "games/analysis": ("config", "challenges", "leaderboard", "leagues", "frontend", "casual"),
     # The shared plumbing: no app (the project's wiring, WIRING and settings, is exempt).
     "config": ("challenges", "leaderboard", "leagues", "frontend", "casual"),
 }
@@ -283,7 +284,7 @@ def test_no_drf_below_the_api_layer():
 # query of its own, no replay of a game. Django's admin (admin.py) is not a view here.
 VIEW_MODULES = [p for p in _modules(*APPS) if p.stem in ("api", "views") or p.stem.endswith("_api")]
 # The rules modules that replay a game (a view asks a selector for what they give).
-REPLAYS = {"games.fairplay.lessons", "games.rules.registry", "games.rules.session"}
+REPLAYS = {"games.analysis.game", "games.analysis.engine", "games.rules.registry", "games.rules.session"}
 
 
 def _view_leaks(path: Path) -> list[str]:
@@ -349,7 +350,7 @@ def test_the_layer_checks_see_what_they_must_refuse(tmp_path):
     (app / "auth.py").write_text("from rest_framework import authentication\n")
     (app / "accounts.py").write_text("from .auth import forget_user\n")
     (app / "views.py").write_text(
-        "from games.fairplay.lessons import lessons\n"
+        "from games.analysis.game import analyse\n"
         "def player(request, pk):\n    shown = get_object_or_404(Player, pk=pk)\n"
         "    return Result.objects.filter(player=shown), game.state()\n"
     )

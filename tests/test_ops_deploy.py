@@ -25,9 +25,20 @@ def compose() -> dict:
     return yaml.safe_load(COMPOSE.read_text())
 
 
-def test_compose_has_the_nine_services_with_health_checks(compose):
+def test_compose_has_the_ten_services_with_health_checks(compose):
     services = compose["services"]
-    assert set(services) == {"db", "redis", "proxy", "web", "sockets", "worker", "beat", "prometheus", "grafana"}
+    assert set(services) == {
+        "db",
+        "redis",
+        "proxy",
+        "web",
+        "sockets",
+        "worker",
+        "analysis",
+        "beat",
+        "prometheus",
+        "grafana",
+    }
     for name, service in services.items():
         check = service.get("healthcheck")
         assert check and check["test"], f"{name} has no health check"
@@ -63,6 +74,10 @@ def test_compose_processes(compose):
     assert "exec gunicorn -c config/gunicorn.py config.wsgi" in web_command
     assert web_command.index("migrate") < web_command.index("ensure_challenges") < web_command.index("gunicorn")
     assert worker["command"][:4] == ["celery", "-A", "config", "worker"]
+    # The analyses' workers take their queue alone; the verification workers never see it.
+    analysis = services["analysis"]["command"]
+    assert analysis[:4] == ["celery", "-A", "config", "worker"] and analysis[analysis.index("-Q") + 1] == "analysis"
+    assert "-Q" not in worker["command"]
     assert beat["command"][:4] == ["celery", "-A", "config", "beat"]
     for service in (web, worker, beat):
         env = service["environment"]

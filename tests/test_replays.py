@@ -1,5 +1,6 @@
-"""Public replays and lessons: a finished day's games face up for everyone;
-nobody but superusers before the seed is public; lessons only for the game's player."""
+"""Public replays and their analysis: a finished day's games face up for everyone, each
+analysed ask by ask (games/analysis/) once the day is closed; nobody but superusers
+replays before the seed is public, and nobody reads an analysis or the par before it."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from games.fairplay import lessons as lesson_rules
+from games.analysis import game as analysis_game
 from games.rules.peche import ENGINE
 from leaderboard.models import Result
 from tests.test_admin import verified_attempt
@@ -63,19 +64,28 @@ def test_after_the_seed_is_public_anyone_replays_the_whole_deal():
     asked = [e["rank"] for s in steps for e in s["events"] if e["type"] == "ask" and e["seat"] == 1]
     assert [r["rank"] for r in opponent_asks] == asked and len(asked) == steps[-1]["outcome"]["asks"][1]
     assert all(r["known"] or r["chances"] for r in opponent_asks)
-    assert data["lessons"] == [] and data["mine"] is False  # lessons are the player's own
+    assert data["mine"] is False and data["id"] == attempt.pk
     board = Client().get(f"/leaderboard/{attempt.challenge.date}/").content.decode()
     assert f'href="/replays/{attempt.pk}/"' in board
 
 
-def test_the_player_sees_the_lessons_of_their_game():
+@pytest.mark.usefixtures("analysis_inline")
+def test_the_player_sees_their_accuracy_on_their_page_once_analysed():
     attempt = verified_attempt("Learning Leo", day=dt.date(2026, 6, 2))
-    expected = [lesson.as_dict() for lesson in lesson_rules.lessons(attempt.challenge.seed, attempt.moves)]
-    assert expected, "this deal played by the first card in hand leaves lessons"
-    data = replay_data(logged_in_as(attempt).get(f"/replays/{attempt.pk}/"))
-    assert data["mine"] is True and data["lessons"] == expected
+    expected = analysis_game.analyse(attempt.challenge.seed, attempt.moves)
+    # Nothing is worked out by a page's look (GETs read): the page shows what was asked for.
     me = logged_in_as(attempt).get(f"/players/{attempt.player_id}/").content.decode()
-    assert f'<td class="lessons-count">{len(expected)}</td>' in me
+    assert '<td class="accuracy">—</td>' in me
+    # Asked for (the replay page's POST; eager here: worked out at once), then shown.
+    assert logged_in_as(attempt).post(f"/api/attempts/{attempt.pk}/analysis").status_code == 200
+    me = logged_in_as(attempt).get(f"/players/{attempt.player_id}/").content.decode()
+    assert f'<td class="accuracy">{expected.accuracy:.0f} %</td>' in me
+    data = replay_data(logged_in_as(attempt).get(f"/replays/{attempt.pk}/"))
+    assert data["mine"] is True and data["analysis"]["accuracy"] == round(expected.accuracy, 1)
+    assert [a["rank"] for a in data["analysis"]["asks"]] == attempt.moves
+    # Someone else's page shows no accuracy column.
+    other = Client().get(f"/players/{attempt.player_id}/").content.decode()
+    assert 'class="accuracy"' not in other
 
 
 def test_a_practice_game_or_an_unknown_one_has_no_replay():
@@ -85,7 +95,7 @@ def test_a_practice_game_or_an_unknown_one_has_no_replay():
     assert Client().get("/replays/987654/").status_code == 404
 
 
-def test_sure_pair_lessons_are_ranks_the_opponent_had_asked_for_and_not_laid():
+def test_an_ask_that_left_a_sure_pair_is_a_loss_and_says_why():
     case = {
         "seed": "pub-peche-0",
         "moves": [
@@ -117,19 +127,24 @@ def test_sure_pair_lessons_are_ranks_the_opponent_had_asked_for_and_not_laid():
             "8",
         ],
     }
-    found = lesson_rules.lessons(case["seed"], case["moves"])
-    assert {lesson.kind for lesson in found} >= {"sure_pair", "impossible"}
-    for lesson in found:
-        state = ENGINE.replay({"seed": case["seed"]}, case["moves"][: lesson.index], partial=True)
-        assert lesson.better in state.hands[0] and lesson.asked in state.hands[0]
-        if lesson.kind == "sure_pair":
+    found = analysis_game.analyse(case["seed"], case["moves"]).asks
+    assert {a.reason for a in found} >= {"sure_pair", "impossible"}
+    for ask in found:
+        if ask.reason is None:
+            continue
+        state = ENGINE.replay({"seed": case["seed"]}, case["moves"][: ask.index], partial=True)
+        better = max(ask.chances, key=ask.chances.__getitem__)
+        assert better in state.hands[0] and ask.rank in state.hands[0]
+        if ask.reason == "sure_pair":
             # The opponent asked for it and got none, and has not laid it since: it holds one.
             asked = [
                 i
                 for i, (seat, rank, given, _) in enumerate(state.history)
-                if seat == 1 and rank == lesson.better and not given
+                if seat == 1 and rank == better and not given
             ]
-            assert asked and lesson.better not in state.pairs[1]
-            assert lesson.better in state.hands[1]  # (what the server knows agrees)
-        if lesson.kind == "impossible":
-            assert lesson.asked not in state.hands[1]
+            assert asked and better not in state.pairs[1]
+            assert better in state.hands[1]  # (what the server knows agrees)
+            # Leaving it in hand is a loss, and the engine's ask is the sure pair.
+            assert ask.best == better and ask.loss >= analysis_game.INACCURACY and ask.label is not None
+        if ask.reason == "impossible":
+            assert ask.rank not in state.hands[1]

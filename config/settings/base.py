@@ -362,6 +362,19 @@ CELERY_BEAT_SCHEDULE = {
         "task": "challenges.tasks.sweep_verifying",
         "schedule": timedelta(seconds=float(os.environ.get("SWEEP_SECONDS", "60"))),
     },
+    # The day's par, worked out once its seed is public (the close plus its grace): a few
+    # minutes after it at most.
+    "day-pars": {
+        "task": "challenges.tasks.pars_due",
+        "schedule": crontab(minute="*/5"),
+    },
+}
+# The analyses (games/analysis/) have a queue of their own: `celery -A config worker -Q
+# analysis` workers take it, the verification workers (the default queue) never see it.
+CELERY_TASK_ROUTES = {
+    "challenges.tasks.analyse_attempt": {"queue": "analysis"},
+    "challenges.tasks.pars_due": {"queue": "analysis"},
+    "challenges.tasks.day_par": {"queue": "analysis"},
 }
 # An attempt still `verifying` this long after it finished is re-enqueued by the sweeper.
 VERIFY_STUCK_AFTER = timedelta(seconds=int(os.environ.get("VERIFY_STUCK_AFTER", "120")))

@@ -86,7 +86,7 @@ def test_the_end_panel_tells_where_the_game_stands_and_shares_no_card(new_page, 
     assert page.locator("#end-histogram text.count").first.is_visible()
     # When the replays open, and the link to yours.
     replays = page.locator("#end-replays")
-    assert "Lessons and public replays open when the day closes" in replays.text_content()
+    assert "analysis and the public replays open when the day closes" in replays.text_content()
     assert replays.locator("a").get_attribute("href") == f"/replays/{attempt.pk}/"
     # The share: one square per ask in the order of the asks, no card named.
     text = page.text_content("#share-text")

@@ -136,8 +136,21 @@ def test_the_fair_play_detector_is_pure_and_beside_the_rules():
     assert not [n for _, n in _imports("rules") if n.startswith("games.fairplay")]
 
 
+def test_the_analysis_engine_is_pure_and_beside_the_rules():
+    """games/analysis/: the standard library, the rules and the table's chances of the
+    fair-play package, nothing else; and no module of the rules imports it."""
+    offenders = [
+        f"{path}: {n}"
+        for path, n in _imports("analysis")
+        if n.split(".")[0] not in STDLIB and not n.startswith(("games.rules", "games.fairplay", "games.analysis"))
+    ]
+    assert not offenders
+    assert {"engine.py", "game.py"} <= {p.name for p in (ROOT / "games" / "analysis").rglob("*.py")}
+    assert not [n for _, n in _imports("rules") if n.startswith("games.analysis")]
+
+
 def test_games_holds_the_pure_libraries_alone():
     """The Django apps built on the rules (challenges, casual) live beside games/, not in
     it: games/ holds the rules and the pure libraries that read them."""
     entries = {p.name for p in (ROOT / "games").iterdir() if p.name != "__pycache__"}
-    assert entries == {"__init__.py", "rules", "fairplay"}
+    assert entries == {"__init__.py", "rules", "fairplay", "analysis"}

@@ -125,6 +125,7 @@ async function loadStats() {
     return;
   }
   if (!state.busy) draw();
+  loadAnalysis();
   // Your place in each of your leagues today (the end panel's list; none: no list).
   getJSON(`/api/leagues/places/${v.date}`).then((answer) => {
     setLeaguePlaces(state, answer.places);
@@ -132,6 +133,21 @@ async function loadStats() {
   }, (err) => console.warn("no league places", err.code));
 }
 const setLeaguePlaces = setField("leaguePlaces");
+
+// A closed day's ranked game: its accuracy and the day's par (202 while a worker works it out).
+let analysisAsked = false;
+async function loadAnalysis(v = state.view) {
+  if (analysisAsked || !v?.ranked || !v.result || !(Date.parse(state.challenge?.reveals_at) <= Date.now())) return;
+  analysisAsked = true;
+  for (let i = 0; i < 20; i += 1) {
+    const url = `/api/attempts/${v.id}/analysis`; // asked for once, then read while it is worked out
+    const found = await (i === 0 ? postJSON(url) : getJSON(url)).catch(() => null);
+    if (found?.asks) setAnalysis(state, found);
+    if (!found || found.asks) return state.busy || draw();
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+  }
+}
+const setAnalysis = setField("analysis");
 
 async function start() {
   try {
@@ -297,6 +313,7 @@ let counting = false;
 setInterval(() => {
   S.tick(state, Date.now());
   const v = state.view;
+  if (v && v.over && state.stats) loadAnalysis();  // the day closes with the end panel open
   const counts = Boolean(v && (v.over || S.closing(state)));
   if (v && !state.busy && (counts || counting)) draw();
   counting = counts;

@@ -145,18 +145,22 @@ function renderStanding(root, state) {
     drawnBins = state.bins;
     renderFigure(figure, state.bins, ranked ? stats.score : null);
   }
-  // The deal stays secret until the day closes: then the lessons of your game and every
-  // public replay open (the moment in the reader's own timezone).
+  // The deal stays secret until the day closes: then your game's analysis and every public
+  // replay open (the moment in the reader's own timezone).
   const replays = $(root, "#end-replays");
   const opensAt = v.ranked && state.challenge ? state.challenge.reveals_at : null;
   replays.hidden = !(opensAt && v.status === "verified" && v.result);
   if (!replays.hidden) {
     const open = Date.parse(opensAt) <= state.now;
-    const link = el("a", { href: `/replays/${v.id}/` }, open ? gettext("See your replay and its lessons")
+    const link = el("a", { href: `/replays/${v.id}/` }, open ? gettext("See your game analysed")
       : gettext("Your replay will be there"));
-    replays.replaceChildren(open ? gettext("The deal is public: replays and lessons are open.")
-      : fmt(gettext("Lessons and public replays open when the day closes, at %(time)s."), { time: localMoment(opensAt) }),
-    " ", link);
+    const a = open && state.analysis;
+    const analysed = a && el("strong", { id: "end-analysis", text: fmt(gettext(
+      "Your accuracy: %(accuracy)s · par of the day: %(par)s."), { accuracy: `${Math.round(a.accuracy)} %`, par: a.par ?? "—" }) });
+    replays.replaceChildren(open ? gettext("The deal is public: replays and the analysis are open.")
+      : fmt(gettext("Your game's analysis and the public replays open when the day closes, at %(time)s."),
+        { time: localMoment(opensAt) }),
+    " ", analysed || "", analysed ? " " : "", link);
   }
 }
 

@@ -47,18 +47,6 @@ function reasonText(r, name) {
     { name, a_rank: aRank(r.rank), chances: compared });
 }
 
-export function lessonText(lesson) {
-  const words = { n: lesson.index + 1, asked: aRank(lesson.asked), better: aRank(lesson.better),
-    chance: percent().format(lesson.asked_chance), best: percent().format(lesson.better_chance) };
-  if (lesson.kind === "sure_pair") {
-    return fmt(gettext("Ask %(n)s: %(better)s was a sure pair (the opponent had asked for one and not laid it), but you asked for %(asked)s."), words);
-  }
-  if (lesson.kind === "impossible") {
-    return fmt(gettext("Ask %(n)s: asking for %(asked)s could not succeed (the table showed the opponent had none); %(better)s had %(best)s."), words);
-  }
-  return fmt(gettext("Ask %(n)s: asking for %(asked)s (%(chance)s) told the opponent you hold one, when %(better)s was likelier (%(best)s)."), words);
-}
-
 function cards(node, list) {
   node.replaceChildren(...list.map((card) => cardFace(card)));
 }
@@ -68,7 +56,6 @@ function cards(node, list) {
  * ``layer(step, at)``, draws its own part after the table at every step. Returns ``go(at)``. */
 export function mountReplay(root, data, { layers = [] } = {}) {
   const steps = data.steps;
-  const lessons = new Map(data.lessons.map((lesson) => [lesson.index + 1, lesson]));  // by step
   const slider = $(root, "#step-slider");
   slider.max = String(steps.length - 1);
   slider.disabled = steps.length < 2;
@@ -84,10 +71,6 @@ export function mountReplay(root, data, { layers = [] } = {}) {
       : fmt(gettext("Ask %(n)s: %(a_rank)s"), { n: at, a_rank: aRank(step.ask) });
     $(root, "#step-events").replaceChildren(...step.events.map((e) => el("li", { text: eventText(e, data.name) })));
     $(root, "#step-reasons").replaceChildren(...step.reasons.map((r) => el("li", { text: reasonText(r, data.name) })));
-    const lesson = lessons.get(at);
-    const lessonNode = $(root, "#step-lesson");
-    lessonNode.hidden = !lesson;
-    lessonNode.textContent = lesson ? lessonText(lesson) : "";
     cards($(root, "#player-cards"), step.hands[0]);
     cards($(root, "#opponent-cards"), step.hands[1]);
     cards($(root, "#lake-cards"), step.lake);

@@ -1,23 +1,63 @@
 // A finished day's public replay: the game face up, step by step (replay-table.js, the
-// component the admin's inspector mounts too), and on the player's own replay the
-// lessons, each a link to its ask.
-import { $, el } from "./dom.js";
-import { lessonText, mountReplay } from "./replay-table.js";
+// component the admin's inspector mounts too), with its analysis (analysis.js): at each
+// ask what it was worth beside the engine's, and the asks that cost, each a link to its step.
+/* global gettext */
+import { $, el, fmt } from "./dom.js";
+import { mountReplay } from "./replay-table.js";
+import { accuracyText, askText, drawValues, labelText, loadAnalysis, pairsText, reasonText } from "./analysis.js";
+import { aRank } from "./table.js";
 
 const root = document.getElementById("replay");
 const data = JSON.parse(document.getElementById("replay-data").textContent);
-const go = mountReplay(root, data);
+let analysis = data.analysis;
 
-const list = document.getElementById("lessons");
-if (list) {
-  list.replaceChildren(...data.lessons.map((lesson) => el("li", {},
-    el("a", { href: `#step-${lesson.index + 1}`, "data-step": lesson.index + 1, text: lessonText(lesson) }))));
-  list.addEventListener("click", (ev) => {
-    const link = ev.target.closest("a[data-step]");
-    if (!link) return;
-    ev.preventDefault();
-    go(Number(link.dataset.step));
-    $(root, "#step-title").scrollIntoView();
+function stepLayer(step, at) {
+  const box = $(root, "#step-analysis");
+  const ask = analysis && at > 0 ? analysis.asks[at - 1] : null;
+  box.hidden = !ask;
+  if (!ask) return;
+  $(box, "#step-verdict").textContent = askText(ask, data.name);
+  $(box, "#step-verdict").className = ask.label ? `verdict ${ask.label}` : "verdict";
+  const reason = reasonText(ask);
+  $(box, "#step-reason").hidden = !reason;
+  $(box, "#step-reason").textContent = reason;
+  drawValues($(box, "#step-values"), ask);
+}
+
+const go = mountReplay(root, data, { layers: [stepLayer] });
+
+function drawSummary() {
+  $(root, "#analysis-status").hidden = true;
+  $(root, "#analysis-summary").hidden = false;
+  $(root, "#analysis-accuracy").textContent = accuracyText(analysis.accuracy);
+  $(root, "#analysis-luck").textContent = fmt(gettext("%(luck)s pairs"), { luck: pairsText(analysis.luck) });
+  $(root, "#analysis-par").textContent = analysis.par === null ? "—" : String(analysis.par);
+  const costly = analysis.asks.filter((a) => a.label);
+  $(root, "#analysis-moments").replaceChildren(...costly.map((a) => el("li", { class: a.label },
+    el("a", { href: `#step-${a.index + 1}`, "data-step": a.index + 1,
+      text: fmt(gettext("Ask %(n)s, %(a_rank)s: %(label)s (−%(loss)s pairs)"), { n: a.index + 1, a_rank: aRank(a.rank),
+        label: labelText(a.label), loss: new Intl.NumberFormat(document.documentElement.lang || "en",
+          { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(a.loss) }) }))));
+  $(root, "#analysis-clean").hidden = costly.length > 0;
+  go(Number(root.dataset.step || 0));  // the step shown gets its analysis
+}
+
+$(root, "#analysis-moments").addEventListener("click", (ev) => {
+  const link = ev.target.closest("a[data-step]");
+  if (!link) return;
+  ev.preventDefault();
+  go(Number(link.dataset.step));
+  $(root, "#step-title").scrollIntoView();
+  $(root, "#step-title").focus();
+});
+
+if (analysis) drawSummary();
+else {
+  loadAnalysis(data.id).then((found) => {
+    analysis = found;
+    drawSummary();
+  }, (err) => {
+    $(root, "#analysis-status").textContent = gettext("The analysis is not ready yet: come back in a minute.");
+    console.warn("no analysis", err.code || err.message);
   });
-  document.getElementById("no-lessons").hidden = data.lessons.length > 0;
 }

@@ -1,0 +1,129 @@
+"""/api/attempts/<id>/analysis (POST asks for it, GET reads it) and the day's par: for a game the caller may see
+replayed, after the day's close only; worked out once on its own queue and kept; the par
+the same for every player, shown on the leaderboard only once the day is closed."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.test import Client
+from django.utils import timezone
+
+from challenges import services
+from challenges.models import DayPar, GameAnalysis
+from games.analysis import game as analysis_game
+from tests.conftest import first_rank, verified_game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("analysis_inline")]
+
+CLOSED = dt.date(2026, 6, 2)
+
+
+def client_of(attempt) -> Client:
+    client = Client()
+    client.force_login(attempt.player.user)
+    return client
+
+
+def last_rank(state) -> str:
+    return list(state.hands[0])[-1]
+
+
+def test_a_closed_day_s_game_is_analysed_once_for_anyone_with_the_day_s_par():
+    attempt = verified_game("Ana Lyse", day=CLOSED)
+    url = f"/api/attempts/{attempt.pk}/analysis"
+    # A look starts nothing: not worked out yet.
+    assert Client().get(url).status_code == 202 and not GameAnalysis.objects.exists()
+    answer = Client().post(url)  # a public replay: anyone may ask for its analysis
+    assert answer.status_code == 200, answer.content
+    data = answer.json()
+    expected = analysis_game.analyse(attempt.challenge.seed, attempt.moves)
+    assert data["accuracy"] == round(expected.accuracy, 1) and data["luck"] == round(expected.luck, 2)
+    assert [a["rank"] for a in data["asks"]] == attempt.moves
+    for ask, found in zip(data["asks"], expected.asks):
+        assert set(ask) >= {"index", "rank", "best", "values", "loss", "label"}
+        assert ask == found.as_dict()
+    par = analysis_game.par(attempt.challenge.seed)
+    assert data["par"] == par["score"]
+    # Stored: the second view is a read of the same row (no second analysis nor par).
+    assert GameAnalysis.objects.count() == 1 and DayPar.objects.count() == 1
+    assert client_of(attempt).get(url).json() == data
+    assert Client().post(url).json() == data and GameAnalysis.objects.count() == 1
+
+
+def test_the_par_is_the_same_for_every_player_of_the_day():
+    one = verified_game("First Fay", day=CLOSED)
+    two = verified_game("Last Lou", day=CLOSED, choose=last_rank)
+    a = Client().post(f"/api/attempts/{one.pk}/analysis").json()
+    b = Client().post(f"/api/attempts/{two.pk}/analysis").json()
+    assert a["par"] == b["par"] is not None and DayPar.objects.count() == 1
+    assert a["asks"] != b["asks"]
+
+
+def test_before_the_close_the_analysis_is_refused_and_nothing_is_worked_out():
+    attempt = verified_game("Early Eve")
+    assert not attempt.challenge.is_revealed(timezone.now())
+    url = f"/api/attempts/{attempt.pk}/analysis"
+    own = client_of(attempt).get(url)
+    assert own.status_code == 409 and own.json()["error"] == "day_open"
+    assert client_of(attempt).post(url).status_code == 409
+    # Another player's game of an open day, or no such game: not found (nothing told).
+    assert Client().get(url).status_code == 404 and Client().post(url).status_code == 404
+    assert Client().get("/api/attempts/987654/analysis").status_code == 404
+    # Superusers replay it before the close; its analysis waits for the close all the same.
+    root = get_user_model().objects.create_superuser("root", "r@example.com", "pw-Root-123")
+    admin = Client()
+    admin.force_login(root)
+    assert admin.get(url).status_code == 409
+    assert services.pars_due() == 0  # the beat leaves an open day alone
+    board = Client().get(f"/leaderboard/{attempt.challenge.date}/").content.decode()
+    assert 'id="par"' not in board
+    assert not GameAnalysis.objects.exists() and not DayPar.objects.exists()
+
+
+def test_the_beat_works_out_the_par_of_a_closed_day_and_the_leaderboard_shows_it():
+    attempt = verified_game("Board Bea", day=CLOSED)
+    # The beat's round covers the days closed this past week: move this one's close there.
+    type(attempt.challenge).objects.filter(pk=attempt.challenge_id).update(
+        reveals_at=timezone.now() - dt.timedelta(hours=1)
+    )
+    assert services.pars_due() == 1 and services.pars_due() == 0  # once
+    score = DayPar.objects.get().score
+    assert score == analysis_game.par(attempt.challenge.seed)["score"]
+    board = Client().get(f"/leaderboard/{CLOSED}/").content.decode()
+    assert f"Par: {score}" in board
+    # The archive lists it beside the day (the days of the last month only).
+    assert f"Par: {score}" not in Client().get("/daily/archive/").content.decode()
+    type(attempt.challenge).objects.filter(pk=attempt.challenge_id).update(
+        date=timezone.localdate() - dt.timedelta(days=1)
+    )
+    assert f"Par: {score}" in Client().get("/daily/archive/").content.decode()
+
+
+def test_an_analysis_goes_on_its_own_queue_and_a_pending_one_answers_202(monkeypatch):
+    assert settings.CELERY_TASK_ROUTES["challenges.tasks.analyse_attempt"] == {"queue": "analysis"}
+    assert settings.CELERY_TASK_ROUTES["challenges.tasks.pars_due"] == {"queue": "analysis"}
+    attempt = verified_game("Queued Quinn", day=CLOSED)
+    sent = []
+    monkeypatch.setattr(
+        services, "_task", lambda name: type("T", (), {"apply_async": lambda *a, **k: sent.append((name, a, k))})
+    )
+    assert Client().get(f"/api/attempts/{attempt.pk}/analysis").status_code == 202 and sent == []  # a look
+    answer = Client().post(f"/api/attempts/{attempt.pk}/analysis")
+    assert answer.status_code == 202 and answer.json()["code"] == "analysis_pending"
+    assert answer["Retry-After"] == "2"
+    assert sent == [("analyse_attempt", ((attempt.pk,),), {"queue": "analysis", "retry": False})]
+    # A page asking again meanwhile does not queue it twice.
+    assert Client().post(f"/api/attempts/{attempt.pk}/analysis").status_code == 202 and len(sent) == 1
+    cache.delete(services.ANALYSIS_WANTED.format(attempt.pk))  # (ids come back in the next test's database)
+
+
+def test_a_practice_game_has_no_analysis():
+    attempt = verified_game("Practice Pat", day=CLOSED, choose=first_rank)
+    type(attempt).objects.filter(pk=attempt.pk).update(ranked=False)
+    assert Client().get(f"/api/attempts/{attempt.pk}/analysis").status_code == 404
+    assert services.attempt_analyse(attempt_id=attempt.pk) is False
