@@ -281,6 +281,9 @@ def analysis_inline(monkeypatch):
     """The analyses' tasks run in the request that asks for them, as without Redis: with
     REDIS_URL no worker under the tests takes the `analysis` queue (the session's worker
     takes the default one), so a test of what the analysis shows would wait for ever."""
-    from celery import current_app
+    from config.celery_app import app
 
-    monkeypatch.setattr(current_app.conf, "task_always_eager", True)
+    # The app reads its settings under the CELERY_ namespace: the plain name set on it is
+    # shadowed by the namespaced one (it read back False), so the namespaced one is set.
+    monkeypatch.setitem(app.conf, "CELERY_TASK_ALWAYS_EAGER", True)
+    assert app.conf.task_always_eager
