@@ -277,13 +277,22 @@ def _database_quiet_before_flush(request):
 
 
 @pytest.fixture
-def analysis_inline(monkeypatch):
+def analysis_inline():
     """The analyses' tasks run in the request that asks for them, as without Redis: with
     REDIS_URL no worker under the tests takes the `analysis` queue (the session's worker
     takes the default one), so a test of what the analysis shows would wait for ever."""
     from config.celery_app import app
 
-    # The app reads its settings under the CELERY_ namespace: the plain name set on it is
-    # shadowed by the namespaced one (it read back False), so the namespaced one is set.
-    monkeypatch.setitem(app.conf, "CELERY_TASK_ALWAYS_EAGER", True)
+    # The app reads Django's settings as it goes, under the CELERY_ namespace (the plain
+    # name set on it reads back False). The override goes in its own changes and leaves
+    # them as they were: a value left there would shadow every later override_settings.
+    changes = app.conf.changes
+    key = "CELERY_TASK_ALWAYS_EAGER"
+    had, old = key in changes, changes.get(key)
+    app.conf[key] = True
     assert app.conf.task_always_eager
+    yield
+    if had:
+        changes[key] = old
+    else:
+        changes.pop(key, None)
