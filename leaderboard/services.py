@@ -142,20 +142,19 @@ def provisional_of(attempts: list[Any]) -> set[int]:
 # --- the week rule ---------------------------------------------------------------------
 
 
-def week_assess(games: list[Any]) -> dict[str, Any]:
+def week_assess(games: list[fairplay.GameAssessment | tuple[float, ...]]) -> dict[str, Any]:
     """The week rule of the fair-play detector over one player's ranked games of a week,
-    each a game's assessment, its stored evidence's profile, or its ``(seed, moves)`` to
-    assess (a result verified before evidence was stored): the one place the site calls it.
-    Returns what it decided as Result.week_evidence stores it: ``flagged``, ``suspicion``
-    (the week's figure), ``games`` and the likeliest shared peek ``rate``."""
-    judged = [fairplay.assess(g[0], list(g[1])) if isinstance(g, list) else g for g in games]
-    return fairplay.accumulate(judged).as_dict()
+    each a game's assessment or its stored evidence's profile: the one place the site calls
+    it. Returns what it decided as Result.week_evidence stores it: ``flagged``,
+    ``suspicion`` (the week's figure), ``games`` and the likeliest shared peek ``rate``."""
+    return fairplay.accumulate(games).as_dict()
 
 
 def _weeks_of(games: list[tuple[Any, Any]]) -> dict[int, dict[str, Any]]:
     """The week rule for each ranked ``(attempt, its assessment)``: its player's other
     ranked games of the 7 days ending on its day, read in one query with their stored
-    evidence, and this one."""
+    evidence, and this one. A result verified before evidence was stored is judged again
+    from seed and asks (read only for those)."""
     if not games:
         return {}
     dates = [attempt.challenge.date for attempt, _ in games]
@@ -164,17 +163,26 @@ def _weeks_of(games: list[tuple[Any, Any]]) -> dict[int, dict[str, Any]]:
         ranked=True,
         challenge__date__range=(min(dates) - dt.timedelta(days=selectors.WEEK - 1), max(dates)),
     ).exclude(attempt_id__in=[attempt.pk for attempt, _ in games])
-    rows = list(
-        others.values_list(
-            "player_id", "challenge__game", "challenge__date", "evidence", "challenge__seed", "attempt__moves"
-        )
-    )
+    rows = list(others.values_list("attempt_id", "player_id", "challenge__game", "challenge__date", "evidence"))
+    judged: dict[int, fairplay.GameAssessment | tuple[float, ...]] = {}
+    unjudged = []
+    for attempt_id, _, _, _, evidence in rows:
+        profile = fairplay.profile_of(evidence)
+        if profile is None:
+            unjudged.append(attempt_id)
+        else:
+            judged[attempt_id] = profile
+    if unjudged:
+        for attempt_id, seed, moves in Result.objects.filter(attempt_id__in=unjudged).values_list(
+            "attempt_id", "challenge__seed", "attempt__moves"
+        ):
+            judged[attempt_id] = fairplay.assess(seed, list(moves))
     weeks: dict[int, dict[str, Any]] = {}
     for attempt, assessment in games:
         day, first = attempt.challenge.date, attempt.challenge.date - dt.timedelta(days=selectors.WEEK - 1)
         week = [
-            fairplay.profile_of(evidence) or [seed, moves]
-            for player_id, game, date, evidence, seed, moves in rows
+            judged[attempt_id]
+            for attempt_id, player_id, game, date, _ in rows
             if player_id == attempt.player_id and game == attempt.challenge.game and first <= date <= day
         ]
         weeks[attempt.pk] = week_assess([*week, assessment])
