@@ -187,6 +187,36 @@ class PlayerAssessment:
         }
 
 
+def _profile(counted: list[AskEvidence]) -> tuple[float, ...]:
+    """``Σ a.log_lr(θ)`` over the counted asks for each θ of THETAS, the same sums in the
+    same order, with what each ask contributes read once (not once per θ): verification
+    judges every ranked game, and the per-θ calls were a tenth of its CPU."""
+    hits: list[tuple[float, float]] = []  # (p, q) of each hit
+    misses = 0  # misses while holding a rank the opponent had
+    order: list[int] = []  # 0: a hit, 1: such a miss, in ask order (sums keep their order)
+    for a in counted:
+        if a.held:
+            hits.append((a.public_chance, a.any_held))
+            order.append(0)
+        elif a.held_ranks:
+            misses += 1
+            order.append(1)
+    log, log1p, inf = math.log, math.log1p, math.inf
+    out = []
+    for theta in THETAS:
+        miss = log1p(-theta) if theta < 1.0 else -inf
+        total = 0.0
+        found = iter(hits)
+        for kind in order:
+            if kind:
+                total += miss
+            else:
+                p, q = next(found)
+                total += log((theta * q + (1.0 - theta) * p) / p)
+        out.append(total)
+    return tuple(out)
+
+
 class GameAssessment:
     """One game's figure (``suspicion``, nats) and what it is made of."""
 
@@ -194,7 +224,7 @@ class GameAssessment:
 
     def __init__(self, raw: list[AskEvidence]) -> None:
         counted = [a for a in raw if a.counted]
-        self.profile: tuple[float, ...] = tuple(sum(a.log_lr(t) for a in counted) for t in THETAS)
+        self.profile: tuple[float, ...] = _profile(counted)
         self.suspicion = log_mean_exp(self.profile)
         self.flagged = self.suspicion >= FLAG_THRESHOLD
         # The raw standardised excess of hits (for the reports): Σ(hit − p)/√Σp(1 − p).

@@ -45,6 +45,8 @@ from games.rules.cards import RANK_INDEX, RANK_OF, RANKS
 from games.rules.peche import PLAYER, Observer, PecheState, opponent_miss
 
 _R = len(RANKS)
+_HELD = (1 << _R) - 1  # an entry's key: the named ranks' mask, and k above it (k << _R)
+_ONE_FREE = 1 << _R
 
 
 def mask_of(ranks: Iterable[str]) -> int:
@@ -57,8 +59,9 @@ def mask_of(ranks: Iterable[str]) -> int:
 class Posterior(Observer):
     """The posterior over the opponent's hand, kept by the loop's hooks (a peche.Observer).
 
-    ``belief``: {(the ranks of the hand that facts have named, as a mask; how many ranks it
-    holds of the ``free`` ones): weight}. A rank no fact has named yet (no card of it seen,
+    ``belief``: {the ranks of the hand that facts have named, as a mask, plus k << 13, k
+    how many ranks it holds of the ``free`` ones: weight} (one int, not a pair: the keys
+    are made and hashed millions of times a day, and the masks read them as they are). A rank no fact has named yet (no card of it seen,
     asked for, chosen or paired) is ``free``: the free ranks are alike in everything the
     table showed, so the sets that differ only in which free ranks they hold are one entry,
     its weight their sum (each holds an equal share). A fact that names a free rank splits
@@ -72,7 +75,7 @@ class Posterior(Observer):
     __slots__ = ("belief", "unseen", "free")
 
     def __init__(self) -> None:
-        self.belief: dict[tuple[int, int], float] = {(0, 0): 1.0}
+        self.belief: dict[int, float] = {0: 1.0}
         self.unseen = [4] * _R
         self.free = (1 << _R) - 1
 
@@ -84,14 +87,14 @@ class Posterior(Observer):
             bit = free & -free
             free ^= bit
             n = self.free.bit_count()
-            split: dict[tuple[int, int], float] = {}
+            split: dict[int, float] = {}
             get = split.get
-            for (held, k), w in self.belief.items():
+            for key, w in self.belief.items():
+                k = key >> _R
                 if k:
-                    key = (held | bit, k - 1)
-                    split[key] = get(key, 0.0) + w * k / n
+                    named = (key | bit) - _ONE_FREE
+                    split[named] = get(named, 0.0) + w * k / n
                 if k < n:
-                    key = (held, k)
                     split[key] = get(key, 0.0) + w * (n - k) / n
             self.belief = split
             self.free ^= bit
@@ -112,9 +115,9 @@ class Posterior(Observer):
         self._name(mask)  # the player's ranks are named already (it saw them)
         sums = [0.0] * len(bits)
         total = hit = 0.0
-        for (held, _), w in self.belief.items():
+        for key, w in self.belief.items():
             total += w
-            mine = held & mask
+            mine = key & mask
             if not mine:
                 continue
             hit += w
@@ -136,12 +139,12 @@ class Posterior(Observer):
             if u < 0:
                 chosen = key
                 break
-        held, k = chosen
+        held, k = chosen & _HELD, chosen >> _R
         free = [q for q in range(_R) if self.free >> q & 1]
         ranks = [q for q in range(_R) if held >> q & 1] + rng.sample(free, k)
         return [RANKS[q] for q in sorted(ranks)]
 
-    def _keep(self, belief: dict[tuple[int, int], float]) -> None:
+    def _keep(self, belief: dict[int, float]) -> None:
         total = sum(belief.values())
         if not total:  # no deal agrees with the table: a bug in a fact, never a game
             raise AssertionError("no deal is consistent with the table")
@@ -158,7 +161,7 @@ class Posterior(Observer):
         self._name(bit | known_mask)
         if rank in known:
             # The first rank of ``known`` in its hand: one of those it holds, r among them.
-            self._keep({(h, k): w / (h & known_mask).bit_count() for (h, k), w in self.belief.items() if h & bit})
+            self._keep({h: w / (h & known_mask).bit_count() for h, w in self.belief.items() if h & bit})
             return
         n, d = opponent_miss(state, rank)
         higher = known_mask  # named ranks it cannot hold, having chosen ``rank``
@@ -178,24 +181,32 @@ class Posterior(Observer):
         if free:  # the free ranks share one chance: no fact has told them apart
             n2, d2 = opponent_miss(state, RANKS[(free & -free).bit_length() - 1])
             free_higher, free_tied = n2 * d < n * d2, n2 * d == n * d2
-        self._keep(
-            {
-                (h, k): w / ((h & tied).bit_count() + (k if free_tied else 0))
-                for (h, k), w in self.belief.items()
-                if h & bit and not h & higher and not (k and free_higher)
+        if free_tied:
+            kept = {
+                h: w / ((h & tied).bit_count() + (h >> _R))
+                for h, w in self.belief.items()
+                if h & bit and not h & higher
             }
-        )
+        else:
+            kept = {h: w / (h & tied).bit_count() for h, w in self.belief.items() if h & bit and not h & higher}
+        if free_higher:  # it holds none of the free ranks
+            kept = {h: w for h, w in kept.items() if h < _ONE_FREE}
+        self._keep(kept)
 
     def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
         r = RANK_INDEX[rank]
         bit = 1 << r
         self._name(bit)
+        if given is None:
+            if seat == PLAYER:
+                self._keep({h: w for h, w in self.belief.items() if not h & bit})
+            return
+        # The opponent's card leaves its hand, face up (asked by the player: it held one).
         if seat == PLAYER:
-            held = given is not None
-            self._keep({key: w for key, w in self.belief.items() if bool(key[0] & bit) == held})
-        if given is not None:  # the opponent's card leaves its hand, face up
-            self.belief = {(h ^ bit, k): w for (h, k), w in self.belief.items()}
-            self.unseen[r] -= 1
+            self._keep({h ^ bit: w for h, w in self.belief.items() if h & bit})
+        else:
+            self.belief = {h ^ bit: w for h, w in self.belief.items()}
+        self.unseen[r] -= 1
 
     def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
         if not from_deck:
@@ -206,29 +217,31 @@ class Posterior(Observer):
             bit = 1 << r
             self._name(bit)
             c = unseen[r]
-            self._keep(
-                {(h, k): w * (c - 1 if h & bit else c) for (h, k), w in self.belief.items() if c - (h >> r & 1) > 0}
-            )
+            self._keep({h: w * (c - 1 if h & bit else c) for h, w in self.belief.items() if c - (h >> r & 1) > 0})
             unseen[r] = c - 1
         elif paired:  # the opponent drew an r and laid the pair: it held the other
             r = RANK_INDEX[RANK_OF[card]]
             bit = 1 << r
             self._name(bit)
             c = unseen[r] - 1
-            self._keep({(h ^ bit, k): w * c for (h, k), w in self.belief.items() if h & bit})
+            self._keep({h ^ bit: w * c for h, w in self.belief.items() if h & bit})
             unseen[r] -= 2
         else:  # the opponent drew a card that paired with nothing: a rank it lacked
-            grown: dict[tuple[int, int], float] = {}
+            grown: dict[int, float] = {}
             get = grown.get
             free = self.free
             n = free.bit_count()
-            named = [(1 << q, unseen[q]) for q in range(_R) if unseen[q] and not free >> q & 1]
-            for (h, k), w in self.belief.items():
-                for bit, c in named:
-                    if not h & bit:
-                        key = (h | bit, k)
-                        grown[key] = get(key, 0.0) + w * c
+            copies = {1 << q: unseen[q] for q in range(_R) if unseen[q] and not free >> q & 1}
+            named = sum(copies)
+            for h, w in self.belief.items():
+                lacked = named & ~h  # the named ranks it lacked with copies in the lake
+                while lacked:
+                    bit = lacked & -lacked
+                    lacked ^= bit
+                    key = h | bit
+                    grown[key] = get(key, 0.0) + w * copies[bit]
+                k = h >> _R
                 if k < n:  # one of the free ranks it lacked, 4 copies each in the lake
-                    key = (h, k + 1)
+                    key = h + _ONE_FREE
                     grown[key] = get(key, 0.0) + w * 4 * (n - k)
             self._keep(grown)
