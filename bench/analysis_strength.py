@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import math
 import random
 import statistics
 import time
@@ -38,9 +37,8 @@ from games.fairplay import players
 from games.rules import peche
 from games.rules.cards import shuffled_deck
 from games.rules.peche import OPPONENT, PLAYER
-from harness.stats import wilson
+from harness.stats import mean_interval, wilson
 
-Z95 = 1.959964
 HONEST_SHOWN = ("random", "memory, ties random", "greedy on chances, ties random")
 HONEST = dict(players.PANEL)
 
@@ -58,8 +56,7 @@ class Player:
     def summary(self) -> dict:
         n = len(self.diffs)
         scores = [1000 + 30 * d for d in self.diffs]
-        mean = statistics.fmean(scores)
-        half = Z95 * statistics.stdev(scores) / math.sqrt(n) if n > 1 else 0.0
+        mean, half = mean_interval(scores)
         wins = sum(1 for d in self.diffs if d > 0)
         draws = sum(1 for d in self.diffs if d == 0)
         lo, hi = wilson(wins, n)
@@ -102,8 +99,7 @@ def play_honest(deck: list[str], name: str, rng: random.Random) -> int:
 def paired_margin(a: Player, b: Player) -> dict:
     """The mean score difference a − b on the same deals, with its 95 % interval."""
     d = [30 * (x - y) for x, y in zip(a.diffs, b.diffs)]
-    mean = statistics.fmean(d)
-    half = Z95 * statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else 0.0
+    mean, half = mean_interval(d)
     return {"versus": b.name, "margin": round(mean, 1), "margin_ci": [round(mean - half, 1), round(mean + half, 1)]}
 
 

@@ -24,12 +24,9 @@ import os
 import statistics
 import time
 
-from bench.pgdb import URL, ensure_database
+from bench.pgdb import setup_django
 from harness.wsgi_client import Client
 
-os.environ["DATABASE_URL"] = URL
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
-os.environ.setdefault("LOG_LEVEL", "WARNING")
 # One deal wherever this runs (a checkout's own seed secret file would deal another): an
 # ask's cost depends on the deal, and trees are compared side by side.
 os.environ.setdefault("DAILY_SEED_SECRET", "bench-ask-cpu")
@@ -60,18 +57,9 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    from bench.own_redis import own_redis
-
-    os.environ["REDIS_URL"] = own_redis("BENCH_REDIS_ASK")
-    ensure_database()
-    import django
-
-    django.setup()
-    from django.core.handlers.wsgi import WSGIHandler
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    setup_django("BENCH_REDIS_ASK")
     from django.core.cache import caches
+    from django.core.handlers.wsgi import WSGIHandler
 
     from challenges import api, selectors, services
     from challenges.models import Player

@@ -24,6 +24,7 @@ import time
 from bench.provenance import commit, cpu_model
 from bench.report import ROOT, Stack
 from harness.players import cpu_per_ask, cpu_snapshot
+from harness.stats import percentiles
 
 CONNECTIONS = 16
 
@@ -65,12 +66,12 @@ def offer(port: int, path: str, rate: float, seconds: float, scope) -> dict:
         thread.join()
     after = cpu_snapshot(scope)
     elapsed = time.perf_counter() - t0
-    latencies.sort()
     cpu = cpu_per_ask(before, after, len(latencies))
+    p50, p99 = percentiles(latencies)
     return {
         "per_s": len(latencies) / elapsed,
-        "p50": latencies[len(latencies) // 2] * 1000,
-        "p99": latencies[int(len(latencies) * 0.99)] * 1000,
+        "p50": p50,
+        "p99": p99,
         "web": cpu.get("web", 0.0),
         "all": cpu.get("all", 0.0),
         "statuses": statuses,

@@ -16,12 +16,8 @@ import os
 import random
 import time
 
-from bench.pgdb import URL, ensure_database
+from bench.pgdb import setup_django
 from harness.stats import percentiles
-
-os.environ["DATABASE_URL"] = URL
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
-os.environ.setdefault("LOG_LEVEL", "WARNING")
 
 
 def timed(fn, args_list) -> list[float]:
@@ -81,17 +77,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.reuse_index and not os.environ.get("BENCH_REDIS"):
         parser.error("--reuse-index needs BENCH_REDIS (a Redis that outlives the run; its own one does not)")
-    from bench.own_redis import own_redis
-
-    os.environ["REDIS_URL"] = own_redis("BENCH_REDIS")
-    ensure_database()
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    setup_django("BENCH_REDIS")
     from django.db import connection
 
-    call_command("migrate", verbosity=0)
     from leaderboard import rank_index, selectors, services
     from leaderboard.models import Result
 

@@ -26,12 +26,9 @@ import time
 
 os.environ.setdefault("BENCH_DB", "bench_leagues")
 
-from bench.pgdb import URL, ensure_database  # noqa: E402 (BENCH_DB first)
-from harness.stats import percentiles  # noqa: E402
+from bench.pgdb import setup_django  # noqa: E402 (BENCH_DB first)
+from harness.stats import percentiles, process_cpu, redis_cpu  # noqa: E402
 
-os.environ["DATABASE_URL"] = URL
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
-os.environ.setdefault("LOG_LEVEL", "WARNING")
 # As the site runs (config.settings.production): without DEBUG's record of every query.
 os.environ.setdefault("DJANGO_DEBUG", "0")
 
@@ -43,24 +40,14 @@ WEEK_PLAYERS = 200_000  # the players who also played the week's other six days
 HISTORY_DAYS = 300
 
 
-def backend_cpu(pid: int) -> float | None:
-    """The CPU seconds Postgres' backend ``pid`` has used, when it runs on this machine."""
-    try:
-        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def redis_cpu() -> float | None:
+def rank_index_cpu() -> float | None:
     """The CPU seconds redis-server has used (its own count), or None without the rank index."""
     from leaderboard import rank_index
 
     try:
-        info = rank_index._redis().info("cpu")
+        return redis_cpu(rank_index._redis())
     except Exception:
         return None
-    return info["used_cpu_user"] + info["used_cpu_sys"]
 
 
 def fill(size: int, monday):
@@ -189,16 +176,9 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=1000)
     parser.add_argument("--history", type=int, default=HISTORY_DAYS, help="days each member also played")
     args = parser.parse_args()
-    from bench.own_redis import own_redis
-
-    os.environ["REDIS_URL"] = own_redis("BENCH_REDIS")
-    ensure_database()
-    import django
-
-    django.setup()
+    setup_django("BENCH_REDIS")
     from django.conf import settings
     from django.core.handlers.wsgi import WSGIHandler
-    from django.core.management import call_command
 
     from bench import provenance
     from challenges import services as challenge_services
@@ -211,7 +191,6 @@ def main() -> None:
     # The code measured, named when the run starts (the tree may change while it runs).
     measured_code = provenance.commit("leagues", "leaderboard", "challenges", "config", "bench/leagues_scale.py")
     print(f"commit {measured_code} · {provenance.machine()} · load at start {provenance.load_average()}", flush=True)
-    call_command("migrate", verbosity=0)
     settings.ALLOWED_HOSTS = ["*"]
     rng = random.Random(28)
     # A closed week of the past (FIRST_DAY's is the first there is): browsable, settled.
@@ -277,7 +256,7 @@ def main() -> None:
         their wake-ups."""
         connection.ensure_connection()
         pg_pid = connection.connection.info.backend_pid
-        pg0, redis0 = backend_cpu(pg_pid), redis_cpu()
+        pg0, redis0 = process_cpu(pg_pid), rank_index_cpu()
         out, used = wall.setdefault(label, []), cpu.setdefault(label, [])
         for n in range(first, first + block):
             league = leagues[n % len(leagues)]
@@ -285,7 +264,7 @@ def main() -> None:
             fn(league)
             out.append(time.perf_counter() - t)
             used.append(time.process_time() - c)
-        pg1, redis1 = backend_cpu(pg_pid), redis_cpu()
+        pg1, redis1 = process_cpu(pg_pid), rank_index_cpu()
         same_backend = connection.connection is not None and connection.connection.info.backend_pid == pg_pid
         for kept, before, after, alike in ((used_pg, pg0, pg1, same_backend), (used_redis, redis0, redis1, True)):
             so_far = kept.get(label, 0.0)

@@ -13,10 +13,10 @@ redis-server (bench/own_redis.py).
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import statistics
-import sys
 import time
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
@@ -25,6 +25,7 @@ import django  # noqa: E402
 
 from bench.own_redis import own_redis  # noqa: E402
 from bench.provenance import commit, load_average, machine  # noqa: E402
+from harness.stats import quantile  # noqa: E402
 
 PAGE = 50
 PROVISIONAL = 0.10
@@ -103,10 +104,12 @@ def main(size: int) -> None:
             walls.sort()
             print(
                 f"{name}: Redis CPU {usec / len(offsets):.1f} µs a page of {PAGE}; wall median"
-                f" {statistics.median(walls):.0f} µs, p99 {walls[int(len(walls) * 0.99)]:.0f} µs"
+                f" {statistics.median(walls):.0f} µs, p99 {quantile(walls, 0.99):.0f} µs"
                 " (half at offset 0, half at random offsets)"
             )
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("size", type=int, nargs="?", default=1_000_000, help="members of the day's set")
+    main(parser.parse_args().size)

@@ -36,3 +36,22 @@ def drop_databases(*names: str) -> None:
                 conn.execute(f'drop database if exists "{name}" with (force)')
     except psycopg.Error:
         pass
+
+
+def setup_django(redis_override: str) -> None:
+    """Django as a benchmark runs it: local settings on the benchmarks' database (created if
+    missing, migrated), warnings only in the log, and a redis-server of the run's own
+    (bench/own_redis.py) unless ``$redis_override`` names one."""
+    from bench.own_redis import own_redis
+
+    os.environ["DATABASE_URL"] = URL
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    os.environ["REDIS_URL"] = own_redis(redis_override)
+    ensure_database()
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)

@@ -41,12 +41,10 @@ import threading
 import time
 from pathlib import Path
 
-from bench.pgdb import URL, ensure_database
+from bench.pgdb import setup_django
 from harness.servers import CeleryWorker
+from harness.stats import percentiles, proc_stat, process_cpu, redis_cpu
 
-os.environ["DATABASE_URL"] = URL
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
-os.environ.setdefault("LOG_LEVEL", "WARNING")
 # The app's Redis client gives up after 100 ms and then fails every call for 2 s (its
 # breaker, config/redis_client.py): on a 2-core machine that others load, enqueuing 10,000
 # ids in a burst once tripped it and the run waited for the sweeper. The bench and its
@@ -144,27 +142,16 @@ def export_tree(commit: str) -> Path:
     return path
 
 
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def _cpu_seconds(pid: int) -> float | None:
-    """utime + stime of a live process, from /proc; None once it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            fields = f.read().rsplit(b")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / TICK
-
-
 def _processes(kind_of) -> dict[int, str]:
     """Every process that ``kind_of(pgrp, cmdline)`` names a kind of, by pid."""
     out = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                with open(f"/proc/{entry}/stat", "rb") as f:
-                    pgrp = int(f.read().rsplit(b")", 1)[1].split()[2])
+                fields = proc_stat(entry)
+                if fields is None:
+                    continue
+                pgrp = int(fields[2])
                 with open(f"/proc/{entry}/cmdline", "rb") as f:
                     cmdline = f.read()
             except (OSError, ValueError, IndexError):
@@ -204,7 +191,7 @@ class CpuMeter:
 
     def _sample(self, first: bool = False) -> None:
         for pid, kind in _processes(self._kind_of).items():
-            cpu = _cpu_seconds(pid)
+            cpu = process_cpu(pid)
             if cpu is None:
                 continue
             if pid not in self.kind:
@@ -212,17 +199,13 @@ class CpuMeter:
                 self.first[pid] = cpu if first else 0.0  # born during the run: all of it
             self.last[pid] = cpu
 
-    def _redis_cpu(self) -> float:
-        info = self.redis.info("cpu")
-        return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
-
     def _run(self) -> None:
         while not self._stop.wait(0.2):
             self._sample()
 
     def start(self) -> None:
         self._sample(first=True)
-        self.redis0, self.own0 = self._redis_cpu(), time.process_time()
+        self.redis0, self.own0 = redis_cpu(self.redis), time.process_time()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
@@ -232,7 +215,7 @@ class CpuMeter:
         self._stop.set()
         self.thread.join()
         self._sample()
-        out = {"worker": 0.0, "postgres": 0.0, "redis": self._redis_cpu() - self.redis0}
+        out = {"worker": 0.0, "postgres": 0.0, "redis": redis_cpu(self.redis) - self.redis0}
         out["bench"] = time.process_time() - self.own0
         for pid, kind in self.kind.items():
             out[kind] += self.last[pid] - self.first[pid]
@@ -374,16 +357,8 @@ def main() -> None:
     args = parser.parse_args()
     global SAME_LINE
     SAME_LINE = args.same_line
-    from bench.own_redis import own_redis
+    setup_django("BENCH_REDIS_VERIFY")
 
-    os.environ["REDIS_URL"] = own_redis("BENCH_REDIS_VERIFY")
-    ensure_database()
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
     import redis
     from django.conf import settings
 
@@ -430,10 +405,10 @@ def main() -> None:
             enqueue_verification(attempt_id)
         wait_ranked(challenge.pk, len(ids), timeout=300)
         lat = trusted(latencies(ids, submitted, wall0, perf0), ids, "fixed rate")
-        p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+        p50, p99 = percentiles(lat)
         print(
             f"at {args.rate:.0f}/s offered for {args.rate_seconds:.0f}s: submit-to-ranked p50 "
-            f"{statistics.median(lat) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms"
+            f"{p50:.0f} ms, p99 {p99:.0f} ms"
         )
         assert rank_index.is_ready(challenge.pk)
     finally:

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from harness.stats import quantile
+from harness.stats import TICK, proc_stat, quantile, stat_cpu
 
 _names = itertools.count()
 
@@ -204,7 +204,6 @@ class Player(LoadPlayer):
 
 # --- where the CPU went (Linux /proc) ------------------------------------------------
 
-_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 GROUPS = (
     # The ASGI server of the game's sockets, whichever it is (uvicorn, daphne, granian).
     ("sockets", "config.asgi"),
@@ -245,16 +244,15 @@ def cpu_snapshot(scope: Scope = None) -> tuple[dict[str, tuple[str, float]], flo
         group, cmdline = _group(entry.name)
         if group is None:
             continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+        fields = proc_stat(entry.name)
+        if fields is None:
             continue
         if scope is not None and group != "load generator" and not scope(group, cmdline, int(fields[3])):
             continue
-        procs[entry.name] = (group, (int(fields[11]) + int(fields[12])) / _TICK)
+        procs[entry.name] = (group, stat_cpu(fields))
     cpu = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = (cpu[3] + cpu[4]) / _TICK
-    return procs, sum(cpu) / _TICK - idle, idle
+    idle = (cpu[3] + cpu[4]) / TICK
+    return procs, sum(cpu) / TICK - idle, idle
 
 
 def cpu_per_ask(before, after, asks: int) -> dict:

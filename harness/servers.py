@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from harness.stats import proc_stat
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -191,10 +193,8 @@ def stop_stack(run_dir: Path, grace: float = 5.0) -> None:
 def _gone(pid: int) -> bool:
     """No such process, or a dead one not yet reaped (a stack's parent, scripts/stack, is
     long gone: whoever adopted it reaps it)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
-    except (OSError, IndexError):
-        return True
+    fields = proc_stat(pid)
+    return not fields or fields[0] in ("Z", "X")
 
 
 def postgres_bindir() -> Path | None:
