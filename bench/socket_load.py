@@ -115,19 +115,33 @@ def summary(name: str, runs: list[dict], base: list[dict] | None = None, base_na
         for k in ("sockets", "web", "postgres", "redis", "worker", "proxy", "all")
     }
     stack = statistics.median(stack_cpu(r) for r in runs)
+    machine = statistics.median(machine_cpu(r) for r in runs)
     errors = sum(error_count(r) for r in runs)
     line = (
         f"  {name}: {runs[0]['players']} players: {med['asks_per_s']:.0f} asks/s, p50 {med['p50']:.1f} ms, "
         f"p99 {med['p99']:.1f} ms, {errors} errors; CPU ms per ask: stack {stack:.2f} (sockets {cpu['sockets']:.2f}, "
         f"web {cpu['web']:.2f}, postgres {cpu['postgres']:.2f}, redis {cpu['redis']:.2f}, worker {cpu['worker']:.2f}, "
-        f"proxy {cpu['proxy']:.2f}), whole machine {cpu['all']:.2f}"
+        f"proxy {cpu['proxy']:.2f}), whole machine {cpu['all']:.2f}, **the machine but the load generator "
+        f"{machine:.2f}**"
     )
     if base and base is not runs:
         asks = median_ratio((r["asks_per_s"], b["asks_per_s"]) for r, b in zip(runs, base))
         per_ask = median_ratio((stack_cpu(r), stack_cpu(b)) for r, b in zip(runs, base))
-        if asks is not None and per_ask is not None:
-            line += f"; asks/s x{asks:.2f} and stack CPU per ask x{per_ask:.2f} of {base_name}"
+        per_ask_machine = median_ratio((machine_cpu(r), machine_cpu(b)) for r, b in zip(runs, base))
+        if asks is not None and per_ask is not None and per_ask_machine is not None:
+            line += (
+                f"; **asks/s x{asks:.2f}**, stack CPU per ask x{per_ask:.2f} and the machine's (load generator "
+                f"excluded) x{per_ask_machine:.2f} of {base_name}"
+            )
     return line
+
+
+def machine_cpu(r: dict) -> float:
+    """The whole machine's busy time per ask less the load generator's CPU: what the server
+    side cost, counted from the machine's idle time (whatever ran, unlisted processes and
+    the kernel's work for them included)."""
+    cpu = r["cpu_ms_per_ask"]
+    return cpu.get("all", 0.0) - cpu.get("load generator", 0.0)
 
 
 def stack_cpu(r: dict) -> float:
