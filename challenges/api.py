@@ -20,6 +20,7 @@ from config import openapi as doc
 from config.cache import FAILED as REDIS_FAILED
 from config.errors import ApiError
 from config.inputs import Input, Text, parsed
+from config.rates import hit
 from config.throttling import LoginThrottle, PlayerCreateThrottle, login_failed, login_name_refused
 from games.rules.base import DomainError
 
@@ -471,6 +472,11 @@ class AnalysisView(APIView):
         (404, doc.error("`not_found`: no game the caller may see replayed")),
         (409, doc.error("`day_open`: the caller's own game, whose day has not closed yet")),
     )
+    POST_ERRORS = doc.errors(
+        (404, doc.error("`not_found`: no game the caller may see replayed")),
+        (409, doc.error("`day_open`: the caller's own game, whose day has not closed yet")),
+        (429, doc.error("`rate_limited`: too many games not analysed yet asked for from this address")),
+    )
 
     @extend_schema(
         operation_id="attempt_analysis",
@@ -489,13 +495,20 @@ class AnalysisView(APIView):
         tags=["attempts"],
         parameters=[doc.ATTEMPT_ID],
         request=None,
-        responses={200: AnalysisOut, 202: AnalysisPendingOut, **ERRORS},
+        responses={200: AnalysisOut, 202: AnalysisPendingOut, **POST_ERRORS},
         description="Ask for a game's analysis (the same games as GET): worked out by an `analysis` worker "
-        "and kept, 202 `analysis_pending` meanwhile; asking again while it is worked out changes nothing.",
+        "and kept, 202 `analysis_pending` meanwhile; asking again while it is worked out changes nothing. "
+        "Games not analysed yet are asked for at most `RATE_LIMITS['analyses']` times per client address "
+        "(429 `rate_limited` with `Retry-After` beyond); one analysed already is answered whatever the count.",
     )
     def post(self, request, attempt_id: int):
         attempt = self._analysable(request, attempt_id)
         if selectors.attempt_analysis(attempt=attempt) is None:
+            # A game not analysed yet costs an analysis worker about a second of CPU: a
+            # script asking for every public game of the day would hold the queue.
+            wait = hit("analyses", f"ip:{client_address(request)}")
+            if wait is not None:
+                raise exceptions.Throttled(wait)
             services.analysis_wanted(attempt_id=attempt.pk)
         return self._answer(attempt)
 

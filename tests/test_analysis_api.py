@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, override_settings
 from django.utils import timezone
 
 from challenges import services
@@ -127,3 +127,23 @@ def test_a_practice_game_has_no_analysis():
     type(attempt).objects.filter(pk=attempt.pk).update(ranked=False)
     assert Client().get(f"/api/attempts/{attempt.pk}/analysis").status_code == 404
     assert services.attempt_analyse(attempt_id=attempt.pk) is False
+
+
+def test_games_not_analysed_yet_are_asked_for_a_few_times_an_hour_per_address_and_an_analysed_one_always():
+    games = [verified_game(name, day=CLOSED) for name in ("Ann Alyse", "Bea Curious", "Cy Script")]
+    limits = {**settings.RATE_LIMITS, "analyses": "2/hour"}
+    with override_settings(RATE_LIMITS=limits):
+        for attempt in games[:2]:
+            assert Client().post(f"/api/attempts/{attempt.pk}/analysis").status_code == 200
+        over = Client().post(f"/api/attempts/{games[2].pk}/analysis")
+        assert over.status_code == 429, over.content
+        assert over.json()["error"] == "rate_limited" and int(over["Retry-After"]) > 0
+        # Refused before any work: the third game has no analysis, and a look still starts none.
+        assert not GameAnalysis.objects.filter(attempt_id=games[2].pk).exists()
+        assert Client().get(f"/api/attempts/{games[2].pk}/analysis").status_code == 202
+        # A game analysed already costs nothing: answered over the limit too.
+        again = Client().post(f"/api/attempts/{games[0].pk}/analysis")
+        assert again.status_code == 200 and again.json()["asks"]
+        # Another address has its own count.
+        other = Client(REMOTE_ADDR="198.51.100.7").post(f"/api/attempts/{games[2].pk}/analysis")
+        assert other.status_code == 200 and GameAnalysis.objects.filter(attempt_id=games[2].pk).exists()

@@ -300,6 +300,9 @@ RATE_LIMITS = {
     # a few a week, a guesser needs about 2**48 tries.
     "league_joins": os.environ.get("RATE_LIMIT_LEAGUE_JOINS", "60/hour"),
     "league_joins_player": os.environ.get("RATE_LIMIT_LEAGUE_JOINS_PLAYER", "20/hour"),
+    # Analyses of games not analysed yet asked for, per client IP: each costs an analysis
+    # worker about a second; a player looking through the day's replays asks a few dozen.
+    "analyses": os.environ.get("RATE_LIMIT_ANALYSES", "120/hour"),
     # CSP violation reports per client IP: a page breaking the policy reports each load.
     "csp_reports": os.environ.get("RATE_LIMIT_CSP_REPORTS", "60/hour"),
 }
