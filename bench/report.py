@@ -164,10 +164,12 @@ class Stack:
         return session in self.leaders
 
     def queued(self) -> int:
+        """Tasks waiting, and finished games waiting for a verification batch (the ids the
+        drain task pops from its own list: challenges/services.py VERIFY_PENDING)."""
         import redis
 
         client = redis.Redis.from_url(self.redis.url, socket_timeout=5)
-        return int(client.llen("celery"))
+        return int(client.llen("celery")) + int(client.llen("verify:pending"))
 
     def drain(self) -> None:
         deadline = time.monotonic() + DRAIN_SECONDS

@@ -129,16 +129,19 @@ def shared(late: tuple[str, ...], other: tuple[str, ...], choices: list[bool]) -
     return asks, sum(choices[:asks])
 
 
-def judge(seed: str, late: Line, earlier: list[Line], ties: dict[int, set[str]]) -> dict[str, Any] | None:
+def judge(
+    seed: str, late: Line, earlier: list[Line], ties: dict[int, set[str]], choices: list[bool] | None = None
+) -> dict[str, Any] | None:
     """The evidence that ``late`` copies a line its linked accounts explored, or None.
-    ``earlier``: the tied players' games of the day that were done before ``late`` was."""
+    ``earlier``: the tied players' games of the day that were done before ``late`` was;
+    ``choices``: ``choices_along`` of ``late``, if known."""
     if late.score is None or late.score <= WON:
         return None
     earlier = [line for line in earlier if line.moves and line.player_id != late.player_id]
     lines = {line.moves for line in earlier}
     if len(lines) < EXPLORED_MIN_LINES:
         return None
-    choices = choices_along(seed, late.moves)
+    choices = choices_along(seed, late.moves) if choices is None else choices
     best: tuple[int, int, Line] | None = None
     for line in earlier:
         asks, chosen = shared(late.moves, line.moves, choices)
@@ -323,12 +326,18 @@ def judge_fresh(
     }
 
 
-def copies_fresh(attempt: Attempt, late: Line, habits: list[tuple[str, ...]] | None = None) -> dict[str, Any] | None:
+def copies_fresh(
+    attempt: Attempt,
+    late: Line,
+    habits: list[tuple[str, ...]] | None = None,
+    choices: list[bool] | None = None,
+) -> dict[str, Any] | None:
     """At verification: ``judge_fresh`` on the day's ranked games that begin as ``late``
     does, up to its COPY_MIN_CHOICES-th choice (every line it could copy begins so);
-    ``habits``: ``exempt_lines`` for its player, read here if not given."""
+    ``habits``: ``exempt_lines`` for its player, read here if not given; ``choices``:
+    ``choices_along`` of ``late``, worked out here if not given."""
     seed = attempt.challenge.seed
-    choices = choices_along(seed, late.moves)
+    choices = choices_along(seed, late.moves) if choices is None else choices
     asked_with_choice = [index for index, chosen in enumerate(choices) if chosen]
     if len(asked_with_choice) < COPY_MIN_CHOICES:
         return None
@@ -399,11 +408,12 @@ def day_lines(challenge_id: int, player_ids: Iterable[int]) -> list[Line]:
     ]
 
 
-def assess(attempt: Attempt, score: int) -> dict[str, Any] | None:
+def assess(attempt: Attempt, score: int, choices: list[bool] | None = None) -> dict[str, Any] | None:
     """At verification: the evidence that this ranked game copies a line its linked
     accounts explored (``judge``), or a line fresh accounts played first
     (``copies_fresh``), or None. Only a winning game costs any query; a habit's line, one
-    for its player's last days (``own_habits``) first."""
+    for its player's last days (``own_habits``) first. ``choices``: ``choices_along`` of
+    its asks if the caller has them (verification's fair-play replay saw every hand)."""
     if not attempt.ranked or score <= WON or attempt.finished_at is None:
         return None
     late = Line(attempt.pk, attempt.player_id, tuple(attempt.moves), attempt.finished_at, True, score)
@@ -415,10 +425,10 @@ def assess(attempt: Attempt, score: int) -> dict[str, Any] | None:
     ties = ties_of(attempt)
     if ties:
         earlier = [line for line in day_lines(attempt.challenge_id, ties) if line.done_at < attempt.finished_at]
-        link = judge(attempt.challenge.seed, late, earlier, ties)
+        link = judge(attempt.challenge.seed, late, earlier, ties, choices)
         if link is not None:
             return link
-    return copies_fresh(attempt, late, habits)
+    return copies_fresh(attempt, late, habits, choices)
 
 
 # --- the day's groups (the review queue, the fairplay command) ------------------------

@@ -49,7 +49,11 @@ def results_record(*, verified: list[tuple]) -> list[Result]:
     results: list[Result] = []
     for attempt, outcome, assessment in verified:
         # Judged before it is ever public: the games it could have copied finished first.
-        link = linking.assess(attempt, outcome.score) if attempt.ranked else None
+        link = (
+            linking.assess(attempt, outcome.score, assessment.choices if assessment else None)
+            if attempt.ranked
+            else None
+        )
         values = {
             "challenge": attempt.challenge,
             "player_id": attempt.player_id,

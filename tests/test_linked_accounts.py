@@ -578,3 +578,19 @@ def test_relatives_who_keep_one_habit_are_not_flagged_on_one_address(habit_deal)
         account.play(played)
     assert not any(a.result.linked_accounts or a.result.held for a in (mum, dad, kai))
     assert lea.result.held and lea.result.link_evidence["rule"] == "ties"
+
+
+@pytest.mark.django_db(transaction=False)
+def test_verification_s_choices_are_the_copy_rule_s_own():
+    """Verification hands the copy rules the choices its fair-play replay saw (one replay
+    less for each winning game): they are choices_along's, ask by ask, on any line."""
+    rng = random.Random("choices")
+    for i in range(60):
+        seed = f"choices-{i}"
+        state, moves = ENGINE.new(seed=seed), []
+        while not state.over:
+            moves.append(rng.choice(ENGINE.legal_moves(state)))
+            ENGINE.apply(state, moves[-1])
+        assessed = fairplay.assess(seed, moves)
+        assert assessed.choices == linking.choices_along(seed, moves)
+        assert any(assessed.choices) and not all(assessed.choices)

@@ -248,6 +248,11 @@ class GameAssessment:
             )
         return self._asks
 
+    @property
+    def choices(self) -> list[bool]:
+        """For each ask, whether the hand held more than one rank (the copy rules' choices)."""
+        return [len(a.ranks) > 1 for a in self._raw]
+
     def evidence(self) -> dict[str, Any]:
         """What verification stores beside the result: enough for the week and the queue."""
         return {
