@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 
 import pytest
 import redis
 from django.test import Client, override_settings
 
-from challenges import services
+from challenges import days, services
 from challenges.models import Player
 from leaderboard import rank_index, selectors
 from leaderboard import services as board_services
@@ -173,3 +174,28 @@ def test_the_index_reads_the_true_rank_of_each_listed_entry(own_redis, listed_ev
         # A member whose removal from the day's set failed to reach the listed one: no rank.
         redis.Redis.from_url(own_redis.url).zrem(rank_index.key(7), rank_index.member(listed[0][0]))
         assert rank_index.listed_page(7, 0, 1)[2] == [(listed[0][0], None)]
+
+
+def test_the_hub_marks_a_newcomer_s_rank_provisional_and_says_why(board):
+    today = days.today()
+    _, newcomer = someone("Hub Newcomer")
+    _, regular = someone("Hub Regular")
+    for back in (3, 2, 1):
+        play(regular, today - dt.timedelta(days=back), 30)
+    closes = services.challenge_for_day(day=today).closes_at
+    verified_game(player=newcomer, choose=first_rank, finished=closes - dt.timedelta(hours=3))
+    verified_game(player=regular, choose=first_rank, finished=closes - dt.timedelta(hours=2))
+    page = hub_of(newcomer)
+    # Its true rank, first, marked; and why it is not on the public board.
+    assert re.search(r'id="today-rank">1 of 2 <span class="provisional">\(provisional\)</span><', page), page
+    assert 'data-status="provisional"' in page and "once they have played a few days" in page
+    # The regular's rank is not marked.
+    regular_page = hub_of(regular)
+    assert re.search(r'id="today-rank">2 of 2<', regular_page) and 'data-status="provisional"' not in regular_page
+
+
+def hub_of(player) -> str:
+    """The home page as the player's browser sees it (signed in)."""
+    browser = Client()
+    browser.force_login(player.user)
+    return browser.get("/").content.decode()
