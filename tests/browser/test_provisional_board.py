@@ -86,3 +86,29 @@ def test_the_end_panel_marks_a_newcomers_rank_provisional(new_page, settings):
     assert "rank 1, provisional" in status, status
     page.locator("#end-status").scroll_into_view_if_needed()
     screenshot(page, "daily-end-provisional-390")
+
+
+@pytest.mark.parametrize(
+    "locale,width,words",
+    [
+        ("en-US", 390, "Provisional: newcomers are listed"),
+        ("fr-FR", 1280, "Provisoire\u00a0: les nouveaux joueurs"),
+        ("de-DE", 390, "Vorläufig: Neue Spieler"),
+        ("ja-JP", 390, "暫定：はじめてのプレイヤー"),
+    ],
+)
+def test_the_hub_marks_a_newcomers_rank_provisional(new_page, settings, locale, width, words):
+    from tests.conftest import verified_game
+
+    settings.ESTABLISHED_DAYS = 3
+    attempt = verified_game("Fresh Finn")
+    page = new_page(locale=locale, viewport={"width": width, "height": 900})
+    page.context.add_cookies([{"name": "sessionid", "value": session_for(attempt), "url": page.base}])
+    page.goto(page.base + "/")
+    rank = page.text_content("#today-rank")
+    assert page.locator("#today-rank .provisional").count() == 1, rank
+    status = page.text_content("[data-status=provisional]")
+    assert words in status, status
+    assert not violations(page) and no_horizontal_scroll(page)
+    page.locator("#today-rank").scroll_into_view_if_needed()
+    screenshot(page, f"home-provisional-{locale}-{width}")
