@@ -6,7 +6,9 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, models
-from django.db.models.fields.json import KeyTransform
+from django.db.models import Value
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Concat
 
 from games.rules.base import DomainError, Engine
 from games.rules.registry import engine
@@ -152,6 +154,26 @@ class Attempt(StoredGame):
     # The address's network (its /24, or /64 for IPv6), keyed the same way: a household or
     # a cheater's spare addresses share it (leaderboard/linking.py).
     network_key = models.CharField(max_length=16, blank=True, default="", db_default="")
+    # The first LINE_START asks, space-separated ("10 10 5 5 10 5"; blanks for those not
+    # made yet), worked out by the database from ``moves``: the index of a day's lines
+    # (below) reads this column, so an ask, which only appends to ``moves``, leaves every
+    # index as it was once the line has started and Postgres updates the row in place (a
+    # HOT update); an index on expressions of ``moves`` made every ask write all the
+    # table's indexes.
+    line_start = models.GeneratedField(
+        expression=Concat(
+            *(
+                part
+                for i in range(LINE_START)
+                for part in (
+                    (KeyTextTransform(str(i), "moves"),) if i == 0 else (Value(" "), KeyTextTransform(str(i), "moves"))
+                )
+            ),
+            output_field=models.CharField(max_length=LINE_START * 3),
+        ),
+        output_field=models.CharField(max_length=LINE_START * 3),
+        db_persist=True,
+    )
 
     class Meta:
         constraints = [
@@ -172,13 +194,12 @@ class Attempt(StoredGame):
                 for key in ("client_key", "network_key", "browser_key")
             ),
             # The day's ranked games that begin with given asks (linking.copies_fresh, at each
-            # winning game's verification): the first LINE_START asks, as the query reads them,
-            # so the day's rows are not all read (docs/fairplay.md, "copies of fresh lines").
+            # winning game's verification): their first LINE_START asks, so the day's rows are
+            # not all read (docs/fairplay.md, "copies of fresh lines").
             models.Index(
-                "challenge",
-                *(KeyTransform(str(i), "moves") for i in range(LINE_START)),
+                fields=["challenge", "line_start"],
                 condition=models.Q(ranked=True),
-                name="attempt_day_line_start",
+                name="attempt_day_line",
             ),
         ]
         permissions = [("review_attempt", "Can disqualify, restore and re-verify ranked games")]

@@ -44,9 +44,9 @@ before it finished. Precisely, the copied line E is another player's game of the
   main that replays whichever habit's line its throwaways found best keeps none.
 No score is compared: a better game of the fresh accounts does not clear the copy. The read
 is one query on the copy's first asks (the day's ranked games that begin as it does, up to
-its COPY_MIN_CHOICES-th choice), then those players' ranked days before it. It filters the
-day's rows on their asks, so it grows with the day: a stored key of a line's start would
-make it one index lookup (docs/reports/linking-2026-12-05-9c67c37.md).
+its COPY_MIN_CHOICES-th choice), then those players' ranked days before it. The day's rows
+are found through the index of their first LINE_START asks (``Attempt.line_start``, a column
+the database works out from the asks), the rest of the start checked on those rows.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ from typing import Any
 
 from django.db.models import Count
 
-from challenges.models import Attempt, SignUp
+from challenges.models import LINE_START, Attempt, SignUp
 from games.fairplay import players
 from games.rules.base import GameError
 from games.rules.cards import RANK_INDEX
@@ -341,9 +341,16 @@ def copies_fresh(
     asked_with_choice = [index for index, chosen in enumerate(choices) if chosen]
     if len(asked_with_choice) < COPY_MIN_CHOICES:
         return None
-    begins = {f"moves__{i}": rank for i, rank in enumerate(late.moves[: asked_with_choice[COPY_MIN_CHOICES - 1] + 1])}
+    start = late.moves[: asked_with_choice[COPY_MIN_CHOICES - 1] + 1]  # longer than LINE_START: 8 choices
+    begins = {f"moves__{i}": rank for i, rank in enumerate(start) if i >= LINE_START}
     rows = (
-        Attempt.objects.filter(challenge_id=attempt.challenge_id, ranked=True, started_at__lt=late.done_at, **begins)
+        Attempt.objects.filter(
+            challenge_id=attempt.challenge_id,
+            ranked=True,
+            started_at__lt=late.done_at,
+            line_start=" ".join(start[:LINE_START]),
+            **begins,
+        )
         .exclude(player_id=late.player_id)
         .order_by("started_at")
     )

@@ -359,3 +359,45 @@ def test_logging_in_as_another_player_forgets_the_old_session():
     replay = Client()
     replay.cookies["sessionid"] = old_cookie
     assert replay.get("/api/players/me").status_code == 401
+
+
+@pytest.mark.django_db
+def test_an_ask_after_the_line_started_updates_the_attempt_in_place_on_postgres():
+    """An ask appends to ``moves``; no index reads ``moves`` past its first LINE_START asks
+    (Attempt.line_start), so from then on Postgres updates the row in place (a HOT update:
+    none of the table's nine indexes written). An index on expressions of ``moves`` made
+    every ask a full update."""
+    from django.db import connection
+
+    from challenges.models import LINE_START
+
+    if connection.vendor != "postgresql":
+        pytest.skip("HOT updates are Postgres's")
+    client = new_player("Hot Hannah")
+    view = start(client)
+
+    def updates() -> tuple[int, int]:
+        # This transaction's own counts (the test runs in one): nobody else's asks.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_stat_get_xact_tuples_updated(%s::regclass), pg_stat_get_xact_tuples_hot_updated(%s::regclass)",
+                ["challenges_attempt", "challenges_attempt"],
+            )
+            return cursor.fetchone()
+
+    asks = 0
+    while view["status"] == "playing" and asks < LINE_START + 8:
+        before = updates()
+        response = client.post(
+            f"/api/attempts/{view['id']}/asks", {"rank": view["hand"][0][:-1], "move": view["move"]}, format="json"
+        )
+        assert response.status_code == 200, response.content
+        view, asks = response.json(), asks + 1
+        updated, hot = (a - b for a, b in zip(updates(), before, strict=True))
+        assert updated == 1, "one write of the attempt per ask"
+        if asks > LINE_START and view["status"] == "playing":
+            assert hot == 1, f"ask {asks}: the attempt's indexes were written"
+    assert asks > LINE_START + 1, "the game ended before the line started"
+    assert Attempt.objects.get(pk=view["id"]).line_start == " ".join(
+        Attempt.objects.get(pk=view["id"]).moves[:LINE_START]
+    )
