@@ -191,28 +191,19 @@ def _profile(counted: list[AskEvidence]) -> tuple[float, ...]:
     """``Σ a.log_lr(θ)`` over the counted asks for each θ of THETAS, the same sums in the
     same order, with what each ask contributes read once (not once per θ): verification
     judges every ranked game, and the per-θ calls were a tenth of its CPU."""
-    hits: list[tuple[float, float]] = []  # (p, q) of each hit
-    misses = 0  # misses while holding a rank the opponent had
-    order: list[int] = []  # 0: a hit, 1: such a miss, in ask order (sums keep their order)
-    for a in counted:
-        if a.held:
-            hits.append((a.public_chance, a.any_held))
-            order.append(0)
-        elif a.held_ranks:
-            misses += 1
-            order.append(1)
-    log, log1p, inf = math.log, math.log1p, math.inf
+    # (p, q) of a hit; None for a miss while holding a rank the opponent had (the other
+    # misses add 0).
+    steps = [(a.public_chance, a.any_held) if a.held else None for a in counted if a.held or a.held_ranks]
     out = []
     for theta in THETAS:
-        miss = log1p(-theta) if theta < 1.0 else -inf
+        miss = math.log1p(-theta) if theta < 1.0 else -math.inf
         total = 0.0
-        found = iter(hits)
-        for kind in order:
-            if kind:
+        for step in steps:
+            if step is None:
                 total += miss
             else:
-                p, q = next(found)
-                total += log((theta * q + (1.0 - theta) * p) / p)
+                p, q = step
+                total += math.log((theta * q + (1.0 - theta) * p) / p)
         out.append(total)
     return tuple(out)
 

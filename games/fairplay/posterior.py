@@ -181,14 +181,11 @@ class Posterior(Observer):
         if free:  # the free ranks share one chance: no fact has told them apart
             n2, d2 = opponent_miss(state, RANKS[(free & -free).bit_length() - 1])
             free_higher, free_tied = n2 * d < n * d2, n2 * d == n * d2
-        if free_tied:
-            kept = {
-                h: w / ((h & tied).bit_count() + (h >> _R))
-                for h, w in self.belief.items()
-                if h & bit and not h & higher
-            }
-        else:
-            kept = {h: w / (h & tied).bit_count() for h, w in self.belief.items() if h & bit and not h & higher}
+        kept = {
+            h: w / ((h & tied).bit_count() + (h >> _R if free_tied else 0))
+            for h, w in self.belief.items()
+            if h & bit and not h & higher
+        }
         if free_higher:  # it holds none of the free ranks
             kept = {h: w for h, w in kept.items() if h < _ONE_FREE}
         self._keep(kept)
