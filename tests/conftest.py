@@ -207,6 +207,31 @@ def own_redis():
     server.kill()
 
 
+@pytest.fixture
+def indexed(own_redis, monkeypatch):
+    """The rank index on a redis-server of the test's own; verification runs here (none is
+    handed to a worker)."""
+    import redis
+    from django.test import override_settings
+
+    from challenges import services
+
+    monkeypatch.setattr(services, "enqueue_verification", lambda attempt_id: None)
+    with override_settings(REDIS_URL=own_redis.url):
+        yield redis.Redis.from_url(own_redis.url)
+
+
+@pytest.fixture
+def reviewer():
+    """A browser signed in as a superuser (the review's pages and actions)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.create_superuser("reviewer", "r@example.com", "pw-Review-123"))
+    return client
+
+
 @pytest.fixture(autouse=True)
 def _rate_windows_closed():
     """Each test starts with no rate-limit window open and no log-in failure counted. Without

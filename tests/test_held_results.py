@@ -10,9 +10,7 @@ import datetime as dt
 import json
 
 import pytest
-import redis
-from django.contrib.auth import get_user_model
-from django.test import Client, override_settings
+from django.test import Client
 
 from challenges import services
 from challenges.models import Player, Review
@@ -58,21 +56,6 @@ class Someone:
         response = self.client.get(f"/api/attempts/{self.attempt.pk}")
         assert response.status_code == 200, response.content
         return response.json()["result"]
-
-
-@pytest.fixture
-def indexed(own_redis, monkeypatch):
-    """The rank index on a redis-server of the test's own; verification runs here."""
-    monkeypatch.setattr(services, "enqueue_verification", lambda attempt_id: None)
-    with override_settings(REDIS_URL=own_redis.url):
-        yield redis.Redis.from_url(own_redis.url)
-
-
-@pytest.fixture
-def reviewer():
-    client = Client()
-    client.force_login(get_user_model().objects.create_superuser("reviewer", "r@example.com", "pw-Review-123"))
-    return client
 
 
 def decide(reviewer, someone: Someone, decision: str, reason: str) -> None:

@@ -15,7 +15,6 @@ import random
 
 import pytest
 import redis
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
@@ -44,13 +43,6 @@ def indexed(own_redis):
     """The rank index on a redis-server of the test's own."""
     with override_settings(REDIS_URL=own_redis.url):
         yield redis.Redis.from_url(own_redis.url)
-
-
-@pytest.fixture
-def reviewer():
-    client = Client()
-    client.force_login(get_user_model().objects.create_superuser("reviewer", "r@example.com", "pw-Review-123"))
-    return client
 
 
 # --- lines of today's deal ------------------------------------------------------------

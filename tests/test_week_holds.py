@@ -11,10 +11,8 @@ import io
 import random
 
 import pytest
-import redis
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.test import Client, override_settings
+from django.test import Client
 
 from challenges import services
 from challenges.models import Player, Review
@@ -29,20 +27,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 LAST = dt.date(2026, 6, 2)  # closed days with fixed deals (the test settings' seed secret)
 DAYS = [LAST - dt.timedelta(days=offset) for offset in reversed(range(7))]
-
-
-@pytest.fixture
-def indexed(own_redis, monkeypatch):
-    monkeypatch.setattr(services, "enqueue_verification", lambda attempt_id: None)
-    with override_settings(REDIS_URL=own_redis.url):
-        yield redis.Redis.from_url(own_redis.url)
-
-
-@pytest.fixture
-def reviewer():
-    client = Client()
-    client.force_login(get_user_model().objects.create_superuser("reviewer", "r@example.com", "pw-Review-123"))
-    return client
 
 
 def quiet_peek(day: dt.date, player: Player):
