@@ -314,12 +314,11 @@ class AttemptAdmin(ReadOnlyAdmin):
         decision, reason): Clear all (its held games rank), Disqualify all, Restore all."""
         first = get_object_or_404(Attempt.objects.select_related("challenge"), pk=_whole(request.POST.get("group")))
         back = reverse("admin:challenges_attempt_review") + f"?date={first.challenge.date}"
-        members = [_whole(m) for m in (request.POST.get("members") or "").split(",")]
-        decision = request.POST.get("decision")
-        reason = (request.POST.get("reason") or "").strip()
-        if not reason or decision not in ("clear", "disqualify", "restore") or 0 in members:
+        form = _decision_form(request, ("clear", "disqualify", "restore"))
+        if form is None:
             self.message_user(request, "Say why, and choose Clear, Disqualify or Restore.", messages.ERROR)
             return redirect(back)
+        members, decision, reason = form
         try:
             done = group_decide(
                 challenge_id=first.challenge_id, attempt_ids=members, decision=decision, by=request.user, reason=reason
@@ -336,12 +335,11 @@ class AttemptAdmin(ReadOnlyAdmin):
         rank) or Disqualify the week."""
         result = get_object_or_404(Result.objects.select_related("challenge"), pk=_whole(request.POST.get("week")))
         back = reverse("admin:challenges_attempt_review") + f"?date={result.challenge.date}"
-        members = [_whole(m) for m in (request.POST.get("members") or "").split(",")]
-        decision = request.POST.get("decision")
-        reason = (request.POST.get("reason") or "").strip()
-        if not reason or decision not in ("clear", "disqualify") or 0 in members:
+        form = _decision_form(request, ("clear", "disqualify"))
+        if form is None:
             self.message_user(request, "Say why, and choose Clear the week or Disqualify the week.", messages.ERROR)
             return redirect(back)
+        members, decision, reason = form
         try:
             done = week_decide(
                 result_id=result.pk, attempt_ids=members, decision=decision, by=request.user, reason=reason
@@ -437,6 +435,17 @@ def _english(response: TemplateResponse) -> SimpleTemplateResponse:
     words are the reviewers', not the players'): rendered so, Django's frame included."""
     with translation.override("en"):
         return response.render()
+
+
+def _decision_form(request, decisions: tuple[str, ...]) -> tuple[list[int], str, str] | None:
+    """A review decision's form (members, the games as shown; decision; reason), or None if
+    it lacks a reason, names another decision or holds a member that is no id."""
+    members = [_whole(m) for m in (request.POST.get("members") or "").split(",")]
+    decision = request.POST.get("decision") or ""
+    reason = (request.POST.get("reason") or "").strip()
+    if not reason or decision not in decisions or 0 in members:
+        return None
+    return members, decision, reason
 
 
 def _whole(text) -> int:
