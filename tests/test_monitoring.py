@@ -185,6 +185,23 @@ def monitored_stack(tmp_path):
         redis.kill()
 
 
+def asks_to_the_end(port: int, view: dict, token: str) -> tuple[dict, int]:
+    """The first rank in hand asked over HTTP until the game ends: its last view, and how
+    many asks that took."""
+    asks = 0
+    while view["status"] == "playing":
+        code, view = http_request(
+            port,
+            "POST",
+            f"/api/attempts/{view['id']}/asks",
+            {"rank": view["hand"][0][:-1], "move": view["move"]},
+            token=token,
+        )
+        assert code == 200, view
+        asks += 1
+    return view, asks
+
+
 def test_prometheus_scrapes_the_stack_and_the_dashboard_counts_the_asks_made(monitored_stack):
     prometheus = monitored_stack
     port = prometheus.stack_port
@@ -232,16 +249,8 @@ def test_prometheus_scrapes_the_stack_and_the_dashboard_counts_the_asks_made(mon
         open_sockets = eventually(lambda: prometheus.value("sum(peche_sockets_open)"), 1.0)
     assert open_sockets == 1.0
     # The game played to its end over HTTP: the stack's worker verifies and ranks it.
-    while view["status"] == "playing":
-        code, view = http_request(
-            port,
-            "POST",
-            f"/api/attempts/{view['id']}/asks",
-            {"rank": view["hand"][0][:-1], "move": view["move"]},
-            token=player["token"],
-        )
-        assert code == 200, view
-        http_asks += 1
+    view, played = asks_to_the_end(port, view, player["token"])
+    http_asks += played
 
     def by_transport(transport: str, outcome: str = "ok") -> float | None:
         return prometheus.value(f'sum(peche_ask_seconds_count{{transport="{transport}",outcome="{outcome}"}})')
@@ -276,15 +285,7 @@ def test_prometheus_scrapes_the_stack_and_the_dashboard_counts_the_asks_made(mon
     assert eventually(lambda: ended(worker_pid), True)
     code, other = http_request(port, "POST", "/api/players", {"name": "Waiting"})
     code, view = http_request(port, "POST", "/api/challenges/today/attempt", token=other["token"])
-    while view["status"] == "playing":
-        code, view = http_request(
-            port,
-            "POST",
-            f"/api/attempts/{view['id']}/asks",
-            {"rank": view["hand"][0][:-1], "move": view["move"]},
-            token=other["token"],
-        )
-        assert code == 200, view
+    view, _ = asks_to_the_end(port, view, other["token"])
     assert eventually(lambda: prometheus.value("max(peche_verification_backlog)"), 1.0) == 1.0
     pending = 'count(ALERTS{alertname="VerificationBacklogGrowing", alertstate="pending"})'
     assert eventually(lambda: prometheus.value(pending), 1.0) == 1.0
