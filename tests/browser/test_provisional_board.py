@@ -88,16 +88,17 @@ def test_the_end_panel_marks_a_newcomers_rank_provisional(new_page, settings):
     screenshot(page, "daily-end-provisional-390")
 
 
+@pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize(
-    "locale,width,words",
+    "locale,words",
     [
-        ("en-US", 390, "Provisional: newcomers are listed"),
-        ("fr-FR", 1280, "Provisoire\u00a0: les nouveaux joueurs"),
-        ("de-DE", 390, "Vorläufig: Neue Spieler"),
-        ("ja-JP", 390, "暫定：はじめてのプレイヤー"),
+        ("en-US", "Provisional: newcomers are listed"),
+        ("fr-FR", "Provisoire\u00a0: les nouveaux joueurs"),
+        ("de-DE", "Vorläufig: Neue Spieler"),
+        ("ja-JP", "暫定：はじめてのプレイヤー"),
     ],
 )
-def test_the_hub_marks_a_newcomers_rank_provisional(new_page, settings, locale, width, words):
+def test_the_hub_marks_a_newcomers_rank_provisional(new_page, settings, locale, words, width):
     from tests.conftest import verified_game
 
     settings.ESTABLISHED_DAYS = 3
