@@ -8,6 +8,9 @@ on (honest panel, cheaters). Standard library only (tests/games/test_conformance
 from .detector import (
     FLAG_THRESHOLD,
     GAME_LEVEL,
+    HISTORY_LEVEL,
+    HISTORY_THRESHOLD,
+    SEGMENTS,
     THETAS,
     WEEK_LEVEL,
     WEEK_THRESHOLD,
@@ -17,6 +20,7 @@ from .detector import (
     Watcher,
     accumulate,
     assess,
+    figure,
     profile_of,
     replay_assessed,
 )
@@ -24,6 +28,9 @@ from .detector import (
 __all__ = [
     "FLAG_THRESHOLD",
     "GAME_LEVEL",
+    "HISTORY_LEVEL",
+    "HISTORY_THRESHOLD",
+    "SEGMENTS",
     "THETAS",
     "WEEK_LEVEL",
     "WEEK_THRESHOLD",
@@ -33,6 +40,7 @@ __all__ = [
     "Watcher",
     "accumulate",
     "assess",
+    "figure",
     "profile_of",
     "replay_assessed",
 ]

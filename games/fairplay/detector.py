@@ -37,30 +37,69 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules.peche import ENGINE, OPPONENT, PecheState
+from games.rules.cards import RANK_OF
+from games.rules.peche import ENGINE, OPPONENT, PLAYER, PecheState
 
 from .posterior import Posterior
 
-# The peek rates the alternative is averaged over, and their weights: half on "always"
-# (a player who sees the cards uses them), half spread over 10 %, 20 %, … 90 %.
+# The peek rates the alternative of the player's own asks is averaged over, and their
+# weights: half on "always" (a player who sees the cards uses them), half spread over 10 %,
+# 20 %, … 90 %.
 THETAS: tuple[float, ...] = tuple(i / 10 for i in range(1, 11))
 PRIOR: tuple[float, ...] = (*(0.5 / 9,) * 9, 0.5)
+# The other outcomes hidden cards decide (``Outcome``) are weighed against odds tilted
+# ρ-fold toward what serves the player; half the weight on ρ = 1 (no tilt: a channel a
+# cheater leaves alone costs its figure at most log 2), half spread over the rest.
+RHOS: tuple[float, ...] = (1.0, 1.5, 2.0, 3.0, 5.0, 8.0)
+RHO_PRIOR: tuple[float, ...] = (0.5, *(0.5 / 5,) * 5)
+# The channels a game's figure is made of, each averaged over its own grid: the product of
+# the averages is a product of test martingales that never move at the same step, so
+# itself one. ``asks``: the answers to the player's asks; ``opponent``: whether the
+# opponent's asks found a rank the player held; ``player_draws``: whether the player's
+# draws from the lake paired. (The opponent's draws are watched too, ``Outcome``, but not
+# counted: a deal-knowing line does not move them, docs/fairplay.md, and a channel without
+# signal only dilutes the others.)
+SEGMENTS: tuple[tuple[str, tuple[float, ...], tuple[float, ...]], ...] = (
+    ("asks", THETAS, PRIOR),
+    ("opponent", RHOS, RHO_PRIOR),
+    ("player_draws", RHOS, RHO_PRIOR),
+)
+OUTCOME_CHANNELS = ("opponent", "player_draws", "opponent_draws")
+PROFILE_LENGTH = sum(len(grid) for _, grid, _ in SEGMENTS)
 # The honest-side bounds: a game of an honest player is flagged with chance at most
-# GAME_LEVEL, a week (any number of games) at most WEEK_LEVEL, whatever its policy.
+# GAME_LEVEL, a week (any number of games) at most WEEK_LEVEL, its whole history (every
+# ranked game since its first, read at any time) at most HISTORY_LEVEL, whatever its policy.
 GAME_LEVEL = 0.005
 WEEK_LEVEL = 0.002
+HISTORY_LEVEL = 0.001
 FLAG_THRESHOLD = math.log(1 / GAME_LEVEL)  # 5.30 nats
 WEEK_THRESHOLD = math.log(1 / WEEK_LEVEL)  # 6.21 nats
+HISTORY_THRESHOLD = math.log(1 / HISTORY_LEVEL)  # 6.91 nats
 # A chance of 1 tells nothing (a sure pair); one within this of 0 or 1 is taken as such.
 SURE = 1e-9
 
 
-def log_mean_exp(values: Sequence[float]) -> float:
-    """log Σ PRIOR[i]·exp(values[i]): the log of the alternative averaged over the rates."""
+def log_mean_exp(values: Sequence[float], prior: Sequence[float] = PRIOR) -> float:
+    """log Σ prior[i]·exp(values[i]): the log of the alternative averaged over its grid."""
     top = max(values)
     if top == -math.inf:
         return -math.inf
-    return top + math.log(sum(w * math.exp(v - top) for w, v in zip(PRIOR, values)))
+    return top + math.log(sum(w * math.exp(v - top) for w, v in zip(prior, values)))
+
+
+def segments(profile: Sequence[float]) -> dict[str, float]:
+    """Each channel's figure (nats) in a profile: its log-products averaged over its grid."""
+    out = {}
+    start = 0
+    for name, grid, prior in SEGMENTS:
+        out[name] = log_mean_exp(profile[start : start + len(grid)], prior)
+        start += len(grid)
+    return out
+
+
+def figure(profile: Sequence[float]) -> float:
+    """The figure of a profile (a game's, or the sum of several): the sum of its channels'."""
+    return sum(segments(profile).values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,16 +176,42 @@ class AskEvidence:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One outcome of the other channels, decided by hidden cards: its ``channel``, the
+    table's chance ``p`` of the outcome that serves the player, and whether it came."""
+
+    channel: str  # one of OUTCOME_CHANNELS
+    p: float
+    good: bool
+
+    @property
+    def counted(self) -> bool:
+        return SURE < self.p < 1 - SURE
+
+    def log_lr(self, rho: float) -> float:
+        """log f: the outcome under odds tilted ρ-fold toward what serves the player,
+        against the table; its average over the table's chance is 1 for any ρ."""
+        if not self.counted or rho == 1.0:
+            return 0.0
+        p = self.p
+        scale = math.log(1.0 - p + rho * p)
+        return (math.log(rho) - scale) if self.good else -scale
+
+
 class Watcher(Posterior):
     """The fair-play observer of the Pêche loop: the posterior (public facts only), and at
-    each of the player's asks, before it is played, what the detector judges (``asks``).
-    Only ``held_ranks`` reads the opponent's hand: the server's truth, never in a view."""
+    each of the player's asks, before it is played, what the detector judges (``asks``);
+    at each of the opponent's asks and each draw from the lake, the table's chance of the
+    outcome that serves the player and whether it came (``outcomes``). Only ``held_ranks``
+    and the outcomes read a hidden card: the server's truth, never in a view."""
 
-    __slots__ = ("asks",)
+    __slots__ = ("asks", "outcomes")
 
     def __init__(self) -> None:
         super().__init__()
         self.asks: list[AskEvidence] = []
+        self.outcomes: list[Outcome] = []
 
     def before_ask(self, state: PecheState, rank: str) -> None:
         ranks = tuple(state.hands[0])
@@ -163,6 +228,23 @@ class Watcher(Posterior):
             )
         )
 
+    def choice(self, state: PecheState, rank: str) -> None:
+        # Its ask serves the player when it names no rank the player holds.
+        finds = self.opponent_finds(state)
+        self.outcomes.append(Outcome("opponent", 1.0 - finds, rank not in state.hands[PLAYER]))
+        super().choice(state, rank)
+
+    def drew(self, state: PecheState, seat: int, card: str, reason: str) -> None:
+        # Called once the card has left the lake, before it joins the hand: the lake was
+        # one card bigger. The player's draw serves it when it pairs, the opponent's when
+        # it does not.
+        pairs = self.draw_pairs(state, seat, 53 - state.lake_next)
+        paired = RANK_OF[card] in state.hands[seat]
+        if seat == PLAYER:
+            self.outcomes.append(Outcome("player_draws", pairs, paired))
+        else:
+            self.outcomes.append(Outcome("opponent_draws", 1.0 - pairs, not paired))
+
 
 def _finite(value: float) -> float | None:
     return round(value, 4) if math.isfinite(value) else None
@@ -170,27 +252,34 @@ def _finite(value: float) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class PlayerAssessment:
-    """Several games of one player (a week): the product of their figures at one shared
-    peek rate, averaged over the rates."""
+    """Several games of one player (a week, a history): the product of their figures at
+    one shared rate for each channel, averaged over the rates."""
 
     suspicion: float  # nats: log of the averaged product
     games: int
-    flagged: bool  # suspicion ≥ WEEK_THRESHOLD
-    rate: float  # the likeliest shared peek rate (0 when nothing points to one)
+    flagged: bool  # suspicion ≥ the level's threshold
+    rate: float  # the likeliest shared peek rate of the asks (0 when nothing points to one)
+    channels: dict[str, float]  # each channel's share of ``suspicion`` (nats)
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "suspicion": round(self.suspicion, 3) if math.isfinite(self.suspicion) else None,
+            "suspicion": _rounded(self.suspicion),
             "games": self.games,
             "flagged": self.flagged,
             "rate": self.rate,
+            "channels": {name: _rounded(v) for name, v in self.channels.items()},
         }
 
 
-def _profile(counted: list[AskEvidence]) -> tuple[float, ...]:
-    """``Σ a.log_lr(θ)`` over the counted asks for each θ of THETAS, the same sums in the
-    same order, with what each ask contributes read once (not once per θ): verification
-    judges every ranked game, and the per-θ calls were a tenth of its CPU."""
+def _rounded(value: float) -> float | None:
+    return round(value, 3) if math.isfinite(value) else None
+
+
+def _profile(counted: list[AskEvidence], outcomes: list[Outcome]) -> tuple[float, ...]:
+    """The game's profile: for the asks, ``Σ a.log_lr(θ)`` over the counted asks for each
+    θ of THETAS, with what each ask contributes read once (not once per θ): verification
+    judges every ranked game, and the per-θ calls were a tenth of its CPU; then for each
+    other channel of SEGMENTS, ``Σ o.log_lr(ρ)`` over its outcomes for each ρ of RHOS."""
     # (p, q) of a hit; None for a miss while holding a rank the opponent had (the other
     # misses add 0).
     steps = [(a.public_chance, a.any_held) if a.held else None for a in counted if a.held or a.held_ranks]
@@ -205,18 +294,40 @@ def _profile(counted: list[AskEvidence]) -> tuple[float, ...]:
                 p, q = step
                 total += math.log((theta * q + (1.0 - theta) * p) / p)
         out.append(total)
+    for name, grid, _ in SEGMENTS[1:]:
+        # (log of the normaliser's argument is per ρ; the good outcomes add log ρ each)
+        mine = [(o.p, o.good) for o in outcomes if o.channel == name and o.counted]
+        goods = sum(good for _, good in mine)
+        for rho in grid:
+            if rho == 1.0:
+                out.append(0.0)
+                continue
+            out.append(goods * math.log(rho) - sum(math.log(1.0 - p + rho * p) for p, _ in mine))
     return tuple(out)
 
 
 class GameAssessment:
     """One game's figure (``suspicion``, nats) and what it is made of."""
 
-    __slots__ = ("profile", "suspicion", "flagged", "z", "informative_asks", "cheat_rate", "_asks", "_raw")
+    __slots__ = (
+        "profile",
+        "suspicion",
+        "channels",
+        "flagged",
+        "z",
+        "informative_asks",
+        "cheat_rate",
+        "outcomes",
+        "_asks",
+        "_raw",
+    )
 
-    def __init__(self, raw: list[AskEvidence]) -> None:
+    def __init__(self, raw: list[AskEvidence], outcomes: Sequence[Outcome] = ()) -> None:
         counted = [a for a in raw if a.counted]
-        self.profile: tuple[float, ...] = _profile(counted)
-        self.suspicion = log_mean_exp(self.profile)
+        self.outcomes = tuple(outcomes)
+        self.profile: tuple[float, ...] = _profile(counted, list(self.outcomes))
+        self.channels = segments(self.profile)
+        self.suspicion = sum(self.channels.values())
         self.flagged = self.suspicion >= FLAG_THRESHOLD
         # The raw standardised excess of hits (for the reports): Σ(hit − p)/√Σp(1 − p).
         excess = sum(a.held - a.public_chance for a in counted)
@@ -244,11 +355,30 @@ class GameAssessment:
         """For each ask, whether the hand held more than one rank (the copy rules' choices)."""
         return [len(a.ranks) > 1 for a in self._raw]
 
+    def tallies(self) -> dict[str, dict[str, float]]:
+        """For each outcome channel: how many outcomes counted, how many served the player,
+        and how many the table expected to (the sum of their chances): what a reviewer
+        reads ("the opponent found your cards 1 time in 14, where the table expected 4")."""
+        out: dict[str, dict[str, float]] = {}
+        for o in self.outcomes:
+            if not o.counted:
+                continue
+            t = out.setdefault(o.channel, {"count": 0, "good": 0, "expected": 0.0})
+            t["count"] += 1
+            t["good"] += o.good
+            t["expected"] += o.p
+        for t in out.values():
+            t["expected"] = round(t["expected"], 2)
+        return out
+
     def evidence(self) -> dict[str, Any]:
-        """What verification stores beside the result: enough for the week and the queue."""
+        """What verification stores beside the result: enough for the week, the history
+        and the queue."""
         return {
             "profile": [_finite(v) for v in self.profile],
             "suspicion": _finite(self.suspicion),
+            "channels": {name: _finite(v) for name, v in self.channels.items()},
+            "tallies": self.tallies(),
             "z": round(self.z, 3),
             "asks": len(self._raw),
             "informative_asks": self.informative_asks,
@@ -263,15 +393,22 @@ class GameAssessment:
 
 
 def profile_of(evidence: dict[str, Any] | None) -> tuple[float, ...] | None:
-    """A stored ``evidence()``'s profile (None where a value was -inf), or None if absent."""
-    if not evidence or len(evidence.get("profile") or ()) != len(THETAS):
+    """A stored ``evidence()``'s profile (None where a value was -inf), or None if absent.
+    A profile stored before the other channels were weighed (the asks' alone) reads as
+    one whose other channels said nothing."""
+    stored = (evidence or {}).get("profile") or ()
+    if len(stored) not in (len(THETAS), PROFILE_LENGTH):
         return None
-    return tuple(-math.inf if v is None else float(v) for v in evidence["profile"])
+    values = tuple(-math.inf if v is None else float(v) for v in stored)
+    return values + (0.0,) * (PROFILE_LENGTH - len(values))
 
 
-def accumulate(games: Iterable[GameAssessment | Sequence[float]]) -> PlayerAssessment:
-    """A player's games (e.g. a week), each a GameAssessment or a stored profile."""
-    total = [0.0] * len(THETAS)
+def accumulate(
+    games: Iterable[GameAssessment | Sequence[float]], threshold: float = WEEK_THRESHOLD
+) -> PlayerAssessment:
+    """A player's games (a week; with HISTORY_THRESHOLD, its history), each a
+    GameAssessment or a stored profile: flagged at ``threshold``."""
+    total = [0.0] * PROFILE_LENGTH
     count = 0
     for game in games:
         profile = game.profile if isinstance(game, GameAssessment) else game
@@ -279,14 +416,16 @@ def accumulate(games: Iterable[GameAssessment | Sequence[float]]) -> PlayerAsses
         for i, v in enumerate(profile):
             total[i] += v
     if not count:
-        return PlayerAssessment(0.0, 0, False, 0.0)
-    figure = log_mean_exp(total)
+        return PlayerAssessment(0.0, 0, False, 0.0, {})
+    channels = segments(total)
+    suspicion = sum(channels.values())
     best = max(range(len(THETAS)), key=lambda i: total[i])
     return PlayerAssessment(
-        suspicion=figure,
+        suspicion=suspicion,
         games=count,
-        flagged=figure >= WEEK_THRESHOLD,
+        flagged=suspicion >= threshold,
         rate=THETAS[best] if total[best] > 0 else 0.0,
+        channels=channels,
     )
 
 
@@ -298,7 +437,7 @@ def replay_assessed(
     (``partial``: an unfinished game is assessed on the asks it has)."""
     watcher = Watcher()
     state = ENGINE.replay({"seed": seed, "deck": deck}, moves, partial=partial, observer=watcher)
-    return state, GameAssessment(watcher.asks)
+    return state, GameAssessment(watcher.asks, watcher.outcomes)
 
 
 def assess(

@@ -244,7 +244,7 @@ def play(deck: list[str], chooser: Chooser, rng: random.Random) -> tuple[list[st
         rank = chooser(table, truth, rng)
         moves.append(rank)
         peche.ask(state, rank, observer)
-    return moves, GameAssessment(watcher.asks), peche.outcome_of(state)
+    return moves, GameAssessment(watcher.asks, watcher.outcomes), peche.outcome_of(state)
 
 
 def deal(name: str) -> list[str]:

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from fractions import Fraction
 
 from games.rules.cards import RANK_INDEX, RANK_OF, RANKS
 from games.rules.peche import PLAYER, Observer, PecheState, opponent_miss
@@ -143,6 +144,71 @@ class Posterior(Observer):
         free = [q for q in range(_R) if self.free >> q & 1]
         ranks = [q for q in range(_R) if held >> q & 1] + rng.sample(free, k)
         return [RANKS[q] for q in sorted(ranks)]
+
+    # --- the other outcomes hidden cards decide (the detector's channels) -------------
+
+    def opponent_finds(self, state: PecheState) -> float:
+        """The table's chance that the opponent's coming ask names a rank the player holds:
+        for each set, the opponent's rule (``choice`` reads it the same way) picks a rank
+        it knows the player holds if it has one (a find), else one of its ranks with the
+        highest chance by ``opponent_miss``, ties alike; a find when that rank is the
+        player's. Call it before ``choice`` (the hook that learns from the answer)."""
+        mine = mask_of(state.hands[PLAYER])
+        known_mask = mask_of(state.knowledge.known)
+        # The ranks the opponent could ask, by level of its chance, highest first; the free
+        # ranks share one level (no fact has told them apart) and none is the player's.
+        levels: dict[Fraction, int] = {}
+        pairs_by_rank = state.pairs_by_rank
+        free = self.free
+        for q in RANKS:
+            b = 1 << RANK_INDEX[q]
+            if known_mask & b or free & b or pairs_by_rank[q] == 2:
+                continue
+            n, d = opponent_miss(state, q)
+            key = Fraction(n, d)
+            levels[key] = levels.get(key, 0) | b
+        free_level = None
+        if free:
+            n, d = opponent_miss(state, RANKS[(free & -free).bit_length() - 1])
+            free_level = Fraction(n, d)
+            levels.setdefault(free_level, 0)
+        order = [(mask, key == free_level) for key, mask in sorted(levels.items())]
+        total = found = 0.0
+        for h, w in self.belief.items():
+            total += w
+            if h & known_mask:
+                found += w
+                continue
+            k = h >> _R
+            for mask, with_free in order:
+                top = h & mask
+                count = top.bit_count() + (k if with_free else 0)
+                if count:
+                    found += w * (top & mine).bit_count() / count
+                    break
+        return found / total
+
+    def draw_pairs(self, state: PecheState, seat: int, lake: int) -> float:
+        """The table's chance that the card ``seat`` draws from a lake of ``lake`` cards
+        pairs in its hand (before the posterior learns what it was): for the player, a rank
+        it holds, of which the lake keeps the unseen copies less the opponent's; for the
+        opponent, a rank of its set, of which the lake keeps the unseen copies less its own."""
+        unseen = self.unseen
+        total = pairs = 0.0
+        if seat == PLAYER:
+            ranks = [RANK_INDEX[r] for r in state.hands[PLAYER]]
+            base = sum(unseen[r] for r in ranks)
+            mask = sum(1 << r for r in ranks)
+            for h, w in self.belief.items():
+                total += w
+                pairs += w * (base - (h & mask).bit_count())
+        else:
+            named = [(1 << r, unseen[r] - 1) for r in range(_R) if not self.free >> r & 1]
+            for h, w in self.belief.items():
+                total += w
+                # a free rank it holds has 3 copies left in the lake
+                pairs += w * (sum(c for b, c in named if h & b) + 3 * (h >> _R))
+        return pairs / total / lake
 
     def _keep(self, belief: dict[int, float]) -> None:
         total = sum(belief.values())
