@@ -17,7 +17,9 @@ QUICK := not browser and not stack and not fault and not worker
 # out takes tests queued for the other; ./conftest.py starts each worker on its share of the
 # slowest tests, so none is left to run alone at the end.
 TEST_PROCS ?= 2
-PYTEST := $(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist worksteal --durations=20
+# -rfE: a failed run ends with the short summary of its failures and errors (which test, which
+# phase — setup, call or teardown — and why), so a CI log names what broke without a rerun.
+PYTEST := $(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist worksteal --durations=20 -rfE
 # 1: lint also checks the formatting (`ruff format --check`).
 FORMAT_CHECK ?= 1
 

@@ -28,10 +28,54 @@ from harness.stats import proc_stat
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# Ports for the servers the tests and benchmarks start. Not bind(0): that hands out a port of
+# the kernel's ephemeral range (ip_local_port_range), the range every outgoing connection
+# takes its source port from, so between free_port() closing its socket and redis-server or
+# Postgres binding the port, a client connection (psycopg, a browser, the other pytest
+# worker's) could take it and the server would never come up. Below that range the kernel
+# gives no connection a port; each process takes ports from a slice of its own there (the
+# pytest-xdist worker's number, else one by its pid), in turn, so two processes never pick the
+# same one, nor one process the same one twice in a row.
+_PORTS_FROM = 20000
+_SLICES = 16
+_next_port: int | None = None
+
+
+def _ephemeral_low() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+def _slice() -> tuple[int, int]:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    # the workers' slices first, then the other processes' (a benchmark, the controller)
+    half = _SLICES // 2
+    index = int(worker[2:]) % half if worker.startswith("gw") and worker[2:].isdigit() else half + os.getpid() % half
+    top = max(_ephemeral_low(), _PORTS_FROM + _SLICES * 64)
+    size = (top - _PORTS_FROM) // _SLICES
+    start = _PORTS_FROM + (index % _SLICES) * size
+    return start, start + size
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port of 127.0.0.1 that nothing listens on and that no other process of the tests
+    will be given (see above)."""
+    global _next_port
+    start, end = _slice()
+    if _next_port is None or not start <= _next_port < end:
+        _next_port = start
+    for _ in range(end - start):
+        port = _next_port
+        _next_port = port + 1 if port + 1 < end else start
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # taken (another service of the machine, or a server of ours)
+            return port
+    raise RuntimeError(f"no free port in {start}-{end - 1}")
 
 
 def _wait(predicate, timeout: float, what: str) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,10 @@ from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from harness.servers import free_port  # noqa: E402  (the repository's root, put on the path above)
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless",
@@ -38,12 +41,6 @@ ARGS = [
     "--disable-quic",
     "--no-first-run",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def call(base: str, method: str, path: str, body=None, token=None):

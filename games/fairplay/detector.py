@@ -50,19 +50,18 @@ PRIOR: tuple[float, ...] = (*(0.5 / 9,) * 9, 0.5)
 # The other outcomes hidden cards decide (``Outcome``) are weighed against odds tilted
 # ρ-fold toward what serves the player; half the weight on ρ = 1 (no tilt: a channel a
 # cheater leaves alone costs its figure at most log 2), half spread over the rest.
-RHOS: tuple[float, ...] = (1.0, 1.5, 2.0, 3.0, 5.0, 8.0)
-RHO_PRIOR: tuple[float, ...] = (0.5, *(0.5 / 5,) * 5)
+RHOS: tuple[float, ...] = (1.0, 2.0, 4.0, 8.0, 16.0)
+RHO_PRIOR: tuple[float, ...] = (0.5, *(0.5 / 4,) * 4)
 # The channels a game's figure is made of, each averaged over its own grid: the product of
 # the averages is a product of test martingales that never move at the same step, so
 # itself one. ``asks``: the answers to the player's asks; ``opponent``: whether the
-# opponent's asks found a rank the player held; ``player_draws``: whether the player's
-# draws from the lake paired. (The opponent's draws are watched too, ``Outcome``, but not
-# counted: a deal-knowing line does not move them, docs/fairplay.md, and a channel without
-# signal only dilutes the others.)
+# opponent's asks found a rank the player held. The draws from the lake (``Outcome``
+# channels ``player_draws`` and ``opponent_draws``, watched on request) are not counted: a
+# deal-knowing line barely moves them, and a channel without signal only dilutes the
+# others (docs/fairplay.md, "What each channel adds").
 SEGMENTS: tuple[tuple[str, tuple[float, ...], tuple[float, ...]], ...] = (
     ("asks", THETAS, PRIOR),
     ("opponent", RHOS, RHO_PRIOR),
-    ("player_draws", RHOS, RHO_PRIOR),
 )
 OUTCOME_CHANNELS = ("opponent", "player_draws", "opponent_draws")
 PROFILE_LENGTH = sum(len(grid) for _, grid, _ in SEGMENTS)
@@ -206,12 +205,13 @@ class Watcher(Posterior):
     outcome that serves the player and whether it came (``outcomes``). Only ``held_ranks``
     and the outcomes read a hidden card: the server's truth, never in a view."""
 
-    __slots__ = ("asks", "outcomes")
+    __slots__ = ("asks", "outcomes", "draws")
 
-    def __init__(self) -> None:
+    def __init__(self, *, draws: bool = False) -> None:
         super().__init__()
         self.asks: list[AskEvidence] = []
         self.outcomes: list[Outcome] = []
+        self.draws = draws  # watch the draws from the lake too (the benchmark's channels)
 
     def before_ask(self, state: PecheState, rank: str) -> None:
         ranks = tuple(state.hands[0])
@@ -228,13 +228,18 @@ class Watcher(Posterior):
             )
         )
 
-    def choice(self, state: PecheState, rank: str) -> None:
-        # Its ask serves the player when it names no rank the player holds.
-        finds = self.opponent_finds(state)
+    def choice(self, state: PecheState, rank: str, misses: dict[str, tuple[int, int]] | None = None) -> None:
+        # Its ask serves the player when it names no rank the player holds. The chances of
+        # the ranks it could ask are read once, for the chance of a find and for what its
+        # choice teaches.
+        misses = self.misses(state) if misses is None else misses
+        finds = self.opponent_finds(state, misses)
         self.outcomes.append(Outcome("opponent", 1.0 - finds, rank not in state.hands[PLAYER]))
-        super().choice(state, rank)
+        super().choice(state, rank, misses)
 
     def drew(self, state: PecheState, seat: int, card: str, reason: str) -> None:
+        if not self.draws:
+            return
         # Called once the card has left the lake, before it joins the hand: the lake was
         # one card bigger. The player's draw serves it when it pairs, the opponent's when
         # it does not.

@@ -40,7 +40,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from fractions import Fraction
+from functools import cmp_to_key
+from math import gcd
 
 from games.rules.cards import RANK_INDEX, RANK_OF, RANKS
 from games.rules.peche import PLAYER, Observer, PecheState, opponent_miss
@@ -48,6 +49,19 @@ from games.rules.peche import PLAYER, Observer, PecheState, opponent_miss
 _R = len(RANKS)
 _HELD = (1 << _R) - 1  # an entry's key: the named ranks' mask, and k above it (k << _R)
 _ONE_FREE = 1 << _R
+
+
+def _reduced(n: int, d: int) -> tuple[int, int]:
+    g = gcd(n, d)
+    return n // g, d // g
+
+
+def _compare(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return a[0] * b[1] - b[0] * a[1]
+
+
+# Levels of the opponent's chance, highest first: the lowest N/D first, compared as integers.
+_by_chance = cmp_to_key(_compare)
 
 
 def mask_of(ranks: Iterable[str]) -> int:
@@ -147,32 +161,50 @@ class Posterior(Observer):
 
     # --- the other outcomes hidden cards decide (the detector's channels) -------------
 
-    def opponent_finds(self, state: PecheState) -> float:
+    def misses(self, state: PecheState) -> dict[str, tuple[int, int]]:
+        """``opponent_miss`` of each rank the opponent could ask by its chance (not one it
+        knows the player holds, nor one whose pairs are all down), as a reduced fraction: a
+        level of chance is one key. The free ranks share one value, read once."""
+        known = state.knowledge.known
+        pairs_by_rank = state.pairs_by_rank
+        free = self.free
+        out: dict[str, tuple[int, int]] = {}
+        free_value = None
+        for q in RANKS:
+            if q in known or pairs_by_rank[q] == 2:
+                continue
+            if free >> RANK_INDEX[q] & 1:
+                if free_value is None:
+                    free_value = _reduced(*opponent_miss(state, q))
+                out[q] = free_value
+            else:
+                out[q] = _reduced(*opponent_miss(state, q))
+        return out
+
+    def opponent_finds(self, state: PecheState, misses: dict[str, tuple[int, int]] | None = None) -> float:
         """The table's chance that the opponent's coming ask names a rank the player holds:
         for each set, the opponent's rule (``choice`` reads it the same way) picks a rank
         it knows the player holds if it has one (a find), else one of its ranks with the
         highest chance by ``opponent_miss``, ties alike; a find when that rank is the
-        player's. Call it before ``choice`` (the hook that learns from the answer)."""
+        player's. Call it before ``choice`` (the hook that learns from the answer), with
+        ``misses`` if read already (``misses(state)``)."""
+        if misses is None:
+            misses = self.misses(state)
         mine = mask_of(state.hands[PLAYER])
         known_mask = mask_of(state.knowledge.known)
         # The ranks the opponent could ask, by level of its chance, highest first; the free
         # ranks share one level (no fact has told them apart) and none is the player's.
-        levels: dict[Fraction, int] = {}
-        pairs_by_rank = state.pairs_by_rank
         free = self.free
-        for q in RANKS:
-            b = 1 << RANK_INDEX[q]
-            if known_mask & b or free & b or pairs_by_rank[q] == 2:
-                continue
-            n, d = opponent_miss(state, q)
-            key = Fraction(n, d)
-            levels[key] = levels.get(key, 0) | b
+        levels: dict[tuple[int, int], int] = {}
         free_level = None
-        if free:
-            n, d = opponent_miss(state, RANKS[(free & -free).bit_length() - 1])
-            free_level = Fraction(n, d)
-            levels.setdefault(free_level, 0)
-        order = [(mask, key == free_level) for key, mask in sorted(levels.items())]
+        for q, value in misses.items():
+            b = 1 << RANK_INDEX[q]
+            if free & b:
+                free_level = value
+                levels.setdefault(value, 0)
+            else:
+                levels[value] = levels.get(value, 0) | b
+        order = [(levels[key], key == free_level) for key in sorted(levels, key=_by_chance)]
         total = found = 0.0
         for h, w in self.belief.items():
             total += w
@@ -220,33 +252,32 @@ class Posterior(Observer):
 
     # --- the loop's hooks: public facts only ------------------------------------------
 
-    def choice(self, state: PecheState, rank: str) -> None:
+    def choice(self, state: PecheState, rank: str, misses: dict[str, tuple[int, int]] | None = None) -> None:
+        """The opponent chose ``rank`` (``misses``: ``misses(state)``, if read already)."""
         known = state.knowledge.known
         bit = 1 << RANK_INDEX[rank]
         known_mask = mask_of(known)
-        self._name(bit | known_mask)
         if rank in known:
+            self._name(bit | known_mask)
             # The first rank of ``known`` in its hand: one of those it holds, r among them.
             self._keep({h: w / (h & known_mask).bit_count() for h, w in self.belief.items() if h & bit})
             return
-        n, d = opponent_miss(state, rank)
+        if misses is None:
+            misses = self.misses(state)
+        self._name(bit | known_mask)
+        n, d = misses[rank]
         higher = known_mask  # named ranks it cannot hold, having chosen ``rank``
         tied = 0
-        pairs_by_rank = state.pairs_by_rank
         free = self.free
-        for q in RANKS:
+        free_higher = free_tied = False
+        for q, (n2, d2) in misses.items():
             b = 1 << RANK_INDEX[q]
-            if q in known or pairs_by_rank[q] == 2 or free & b:
-                continue
-            n2, d2 = opponent_miss(state, q)
-            if n2 * d < n * d2:  # a strictly higher chance
+            if free & b:  # the free ranks share one chance: no fact has told them apart
+                free_higher, free_tied = n2 * d < n * d2, n2 * d == n * d2
+            elif n2 * d < n * d2:  # a strictly higher chance
                 higher |= b
             elif n2 * d == n * d2:
                 tied |= b
-        free_higher = free_tied = False
-        if free:  # the free ranks share one chance: no fact has told them apart
-            n2, d2 = opponent_miss(state, RANKS[(free & -free).bit_length() - 1])
-            free_higher, free_tied = n2 * d < n * d2, n2 * d == n * d2
         kept = {
             h: w / ((h & tied).bit_count() + (h >> _R if free_tied else 0))
             for h, w in self.belief.items()
