@@ -28,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from bench.provenance import commit, cpu
 from games import fairplay
-from games.fairplay import players
+from games.fairplay import detector, players
 from games.rules.cards import shuffled_deck
 from games.rules.peche import ENGINE
 from harness.stats import wilson
@@ -50,9 +50,72 @@ def _type(job: tuple[str, int, int]) -> dict:
     started = time.process_time()
     for i in range(base, base + deals):
         seed = f"fairplay-{i}"
-        _, assessed, outcome = players.play(shuffled_deck(seed), chooser, random.Random(f"{seed}/{name}"))
-        games.append((assessed.profile, assessed.flagged, assessed.z, assessed.suspicion, outcome.score))
+        _, assessed, outcome = players.play(shuffled_deck(seed), chooser, random.Random(f"{seed}/{name}"), draws=True)
+        games.append(
+            (assessed.profile, assessed.flagged, assessed.z, assessed.suspicion, outcome.score, _draws(assessed))
+        )
     return {"name": name, "games": games, "cpu": time.process_time() - started}
+
+
+def _draws(assessed: fairplay.GameAssessment) -> dict[str, tuple[float, ...]]:
+    """The draws' channels the detector does not count, weighed as it would weigh them (the
+    opponent channel's grid): what each would add, for "What each channel adds"."""
+    out = {}
+    for channel in ("player_draws", "opponent_draws"):
+        mine = [o for o in assessed.outcomes if o.channel == channel]
+        out[channel] = tuple(sum(o.log_lr(rho) for o in mine) for rho in detector.RHOS)
+    return out
+
+
+# The figure of a game or a sum of games with other channels than the detector's: the asks
+# alone; the detector's (asks and the opponent's asks); with the player's draws; with both
+# draws. Each is a product of test martingales, so each keeps the same bound.
+VARIANTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("asks alone", ()),
+    ("asks + opponent (the detector)", ("opponent",)),
+    ("+ player's draws", ("opponent", "player_draws")),
+    ("+ both draws", ("opponent", "player_draws", "opponent_draws")),
+)
+
+
+def _variant_figure(
+    profile: tuple[float, ...], draws: dict[str, tuple[float, ...]], channels: tuple[str, ...]
+) -> float:
+    parts = detector.segments(profile)
+    total = parts["asks"] + (parts["opponent"] if "opponent" in channels else 0.0)
+    for channel in ("player_draws", "opponent_draws"):
+        if channel in channels:
+            total += detector.log_mean_exp(draws[channel], detector.RHO_PRIOR)
+    return total
+
+
+def _channels_table(results: list[dict]) -> list[str]:
+    """Games and weeks flagged under each VARIANTS, for every type: what each channel adds
+    against a cheater, and what it costs an honest player."""
+    lines = [
+        "## What each channel adds",
+        "",
+        "Games flagged (and 5-game weeks flagged) with the figure made of: "
+        + "; ".join(f"**{name}**" for name, _ in VARIANTS)
+        + ". The draws are weighed on the opponent channel's grid.",
+        "",
+        "| player | " + " | ".join(name for name, _ in VARIANTS) + " |",
+        "|---|" + "---|" * len(VARIANTS),
+    ]
+    for r in results:
+        games = r["games"]
+        cells = []
+        for _, channels in VARIANTS:
+            flagged = sum(_variant_figure(g[0], g[5], channels) >= fairplay.FLAG_THRESHOLD for g in games)
+            weeks = [games[w : w + WEEK] for w in range(0, len(games) - WEEK + 1, WEEK)]
+            week_hits = 0
+            for week in weeks:
+                profile = tuple(map(sum, zip(*(g[0] for g in week))))
+                draws = {c: tuple(map(sum, zip(*(g[5][c] for g in week)))) for c in week[0][5]}
+                week_hits += _variant_figure(profile, draws, channels) >= fairplay.WEEK_THRESHOLD
+            cells.append(f"{flagged / len(games):.1%} ({week_hits / len(weeks):.1%})")
+        lines.append(f"| {r['name']} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def _rate(hits: int, n: int) -> str:
@@ -140,6 +203,8 @@ def report(results: list[dict], deals: int, base: int, seconds: float) -> str:
         f"(the solver-guided players search the deal on top).",
         "",
         _verification_cost(deals, base),
+        "",
+        *_channels_table(results),
         "",
     ]
     return "\n".join(lines)

@@ -232,10 +232,13 @@ def solver_moves(state: PecheState, depth: int = SOLVER_DEPTH) -> tuple[str, ...
 # --- Playing ---------------------------------------------------------------------------
 
 
-def play(deck: list[str], chooser: Chooser, rng: random.Random) -> tuple[list[str], GameAssessment, Any]:
+def play(
+    deck: list[str], chooser: Chooser, rng: random.Random, *, draws: bool = False
+) -> tuple[list[str], GameAssessment, Any]:
     """One game of ``chooser`` on ``deck``, judged as verification judges it (the same
-    watcher, fed as it plays): the asks, the assessment and the outcome."""
-    watcher, memory = Watcher(), Memory()
+    watcher, fed as it plays): the asks, the assessment and the outcome. ``draws``: the
+    assessment's outcomes hold the draws from the lake too (not counted in its figure)."""
+    watcher, memory = Watcher(draws=draws), Memory()
     observer = peche.Observers(watcher, memory)
     state = peche.deal(list(deck), observer)
     table, truth = Table(state, memory, watcher), Truth(state)
