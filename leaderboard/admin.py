@@ -31,7 +31,7 @@ from games import fairplay
 from games.rules import peche
 from games.rules.base import GameError, ReplayError
 
-from . import linking
+from . import linking, spoke
 from . import selectors as board
 from .models import Result
 from .services import ReviewRefused, group_decide, result_clear, result_disqualify, week_decide
@@ -76,6 +76,10 @@ def inspector_data(attempt: Attempt) -> dict[str, Any]:
         "stopped": stopped,
         "suspicion": round(assessment.suspicion, 4),
         "threshold": round(fairplay.FLAG_THRESHOLD, 2),
+        # Which channels carry the game's figure, in words (leaderboard/spoke.py).
+        "spoke": spoke.channel_words(
+            assessment.channels, {**assessment.tallies(), "asks": spoke.asks_tally(assessment.asks)}
+        ),
     }
 
 
@@ -217,6 +221,15 @@ class AttemptAdmin(ReadOnlyAdmin):
             "game_level": f"{fairplay.GAME_LEVEL:.1%}",
             "informative": sum(1 for e in weighed if e["informative"]),
             "heaviest": [{"step": e["index"] + 1, "rank": e["rank"], "llr": e["llr"]} for e in heaviest],
+            # Which channels carry the figures, in words: the game's as replayed here, the
+            # week's and the history's as decided at verification.
+            "spoke": {
+                **(board.spoken(result) if result is not None else {"week": [], "history": []}),
+                "game": data["spoke"],
+            },
+            "history": result.history_evidence if result is not None else None,
+            "history_threshold": round(fairplay.HISTORY_THRESHOLD, 2),
+            "history_level": f"{fairplay.HISTORY_LEVEL:.1%}",
             "undecided": undecided(attempt, timezone.now()),
             "reviews": [_done(r) for r in attempt.reviews.select_related("by")],
             "may_review": self.has_review_permission(request),
@@ -267,6 +280,9 @@ class AttemptAdmin(ReadOnlyAdmin):
             "week_threshold_times": times(fairplay.WEEK_THRESHOLD),
             "game_level": f"{fairplay.GAME_LEVEL:.1%}",
             "week_level": f"{fairplay.WEEK_LEVEL:.1%}",
+            "history_threshold": round(fairplay.HISTORY_THRESHOLD, 2),
+            "history_threshold_times": times(fairplay.HISTORY_THRESHOLD),
+            "history_level": f"{fairplay.HISTORY_LEVEL:.1%}",
             "flagged": sum(1 for r in rows if r["reasons"]),
             "explored": linking.EXPLORED_MIN_LINES,
             "copy_min": linking.COPY_MIN_CHOICES,

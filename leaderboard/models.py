@@ -57,6 +57,14 @@ class Result(models.Model):
     # week is held (services.holds) until a reviewer decides it.
     week_flagged = models.BooleanField(default=False, db_default=False)
     week_evidence = models.JSONField(null=True, blank=True)
+    # The history rule (services.history_assess) as decided when this game was verified,
+    # over every ranked game of its player in its game up to its day, since the first (or
+    # since the last game of that player whose history flag a reviewer cleared: a new test
+    # starts after a person looked): ``history_evidence`` its figures (suspicion, games,
+    # rate, channels, tallies, first and restarted_after), ``history_flagged`` whether it
+    # reached fairplay.HISTORY_THRESHOLD. A flagged history holds this game (services.holds).
+    history_flagged = models.BooleanField(default=False, db_default=False)
+    history_evidence = models.JSONField(null=True, blank=True)
     # Its player had too short a ranked history when it was verified (fewer than
     # settings.ESTABLISHED_DAYS days with a counted result in the ESTABLISHED_WINDOW days
     # before its day): it ranks, and its player sees the rank, but the public list of the

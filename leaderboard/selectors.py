@@ -19,7 +19,7 @@ from challenges.models import Attempt, Player
 from challenges.names import shown_name
 from games.analysis.game import VERSION as ANALYSIS_VERSION
 
-from . import linking, rank_index
+from . import linking, rank_index, spoke
 from .models import COUNTED, Result
 
 RANK_ORDER = ("-score", "asks", "finished_at", "attempt_id")
@@ -347,8 +347,43 @@ def week_members(result: Result) -> list[int]:
     return list(marked.values_list("attempt_id", flat=True))
 
 
+def history_tallies(result: Result) -> dict[str, dict[str, float]]:
+    """The counts behind a stored history's figure (what its words say: spoke.channel_words),
+    added up from its games' stored evidence when a reviewer looks: verification reads only
+    their profiles (services._player_games). One query over the history's days."""
+    first = (result.history_evidence or {}).get("first")
+    if not first:
+        return {}
+    rows = Result.objects.filter(
+        player_id=result.player_id,
+        ranked=True,
+        challenge__game=result.challenge.game,
+        challenge__date__range=(dt.date.fromisoformat(first), result.challenge.date),
+    ).values_list("evidence__tallies", flat=True)
+    return spoke.tallies_sum(rows)
+
+
+def spoken(result: Result, *, history_tallies_read: bool = True) -> dict[str, list[str]]:
+    """Which channels carry the result's figures, in words (spoke.channel_words): for the
+    game, its week and its history (the history's counts read with ``history_tallies_read``,
+    one query; without it, the words name the channels alone)."""
+    history = dict(result.history_evidence or {})
+    if history and history_tallies_read and "tallies" not in history:
+        history["tallies"] = history_tallies(result)
+    return {
+        "game": spoke.figure_words(result.evidence),
+        "week": spoke.figure_words(result.week_evidence),
+        "history": spoke.figure_words(history),
+    }
+
+
 def _queue_order(row: dict) -> tuple:
-    return (not (row["flagged"] or row["linked_accounts"]), not row["week_flagged"], -row["suspicion"], row["attempt"])
+    return (
+        not (row["flagged"] or row["linked_accounts"]),
+        not (row["week_flagged"] or row["history_flagged"]),
+        -row["suspicion"],
+        row["attempt"],
+    )
 
 
 def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
@@ -361,7 +396,9 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
     Linked accounts (linking.py) come as groups: the rows of a group follow each other, the
     group placed by its most suspicious member; each row names its ``group`` (None alone),
     the ``ties`` that put it there and its ``reasons`` (``suspicion``: the game is
-    flagged; ``week``: the week is; ``linked_accounts``). A group's first row carries
+    flagged; ``week``: the week is; ``history``: the player's history is;
+    ``linked_accounts``), and in ``spoke`` which channels carry the game's, the week's and
+    the history's figures, in words (``spoken``). A group's first row carries
     ``group_head`` (its members, including unfinished games, for one decision on all)."""
     rows_read = Result.objects.filter(challenge=challenge, ranked=True).select_related("player", "attempt")
     results = list(rows_read.order_by("-linked_accounts", "-suspicion", "attempt_id")[:limit])
@@ -393,6 +430,9 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
         # The week rule as decided at verification (services.week_assess); a result
         # verified before it was stored shows its own game alone.
         week = r.week_evidence or {"suspicion": 0.0, "games": 1}
+        # The history rule as decided at verification (services.history_assess); none for
+        # a result verified before it was stored.
+        history = r.history_evidence or {}
         rows.append(
             {
                 "attempt": r.attempt_id,
@@ -407,6 +447,13 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
                 "week_games": week["games"],
                 "week_flagged": r.week_flagged,
                 "week_members": week_members(r) if r.week_flagged else [],
+                "history_suspicion": round(history["suspicion"], 2) if history.get("suspicion") is not None else None,
+                "history_games": history.get("games", 0),
+                "history_first": history.get("first"),
+                "history_flagged": r.history_flagged,
+                # Which channels carry each figure, in words: the history's counts are read
+                # for a flagged history only (a query each).
+                "spoke": spoken(r, history_tallies_read=r.history_flagged),
                 "disqualified": r.disqualified,
                 "held": r.held,
                 "cleared": r.cleared_at is not None,
@@ -422,6 +469,7 @@ def review_queue(*, challenge, limit: int | None = None) -> list[dict]:
                     for reason, on in (
                         ("suspicion", r.flagged),
                         ("week", r.week_flagged),
+                        ("history", r.history_flagged),
                         ("linked_accounts", r.linked_accounts),
                     )
                     if on
@@ -543,21 +591,24 @@ def archive_lines(*, challenge) -> Iterator[str]:
 def results_gauges() -> list[tuple[str, str, dict[str, str], float]]:
     """Today's ranked results by outcome, read at each scrape of /metrics (config/metrics.py):
     ranked, held (``reason``: flagged by the detector, linked accounts, or both; or the
-    player's week, flagged by another of its games) until a reviewer decides, disqualified."""
+    player's week, flagged by another of its games; or the player's history) until a
+    reviewer decides, disqualified."""
     found = {("ranked", ""): 0, ("held", "flagged"): 0, ("held", "linked"): 0, ("held", "week"): 0}
+    found[("held", "history")] = 0
     found[("disqualified", "")] = 0
     rows = (
         Result.objects.filter(challenge__date=days.today(), challenge__game="peche", ranked=True)
-        .values_list("disqualified", "held", "flagged", "linked_accounts")
+        .values_list("disqualified", "held", "flagged", "linked_accounts", "week_flagged")
         .annotate(n=Count("id"))
     )
-    for disqualified, held, flagged, linked, n in rows:
+    for disqualified, held, flagged, linked, week, n in rows:
         if disqualified:
             outcome = ("disqualified", "")
         elif held:
-            reason = (
-                "flagged_linked" if flagged and linked else "linked" if linked else "flagged" if flagged else "week"
-            )
+            if flagged or linked:
+                reason = "flagged_linked" if flagged and linked else "linked" if linked else "flagged"
+            else:
+                reason = "week" if week else "history"
             outcome = ("held", reason)
         else:
             outcome = ("ranked", "")

@@ -10,10 +10,12 @@ class Command(BaseCommand):
     help = (
         "The day's ranked results for fair-play review, most suspicious first: one JSON object per "
         "line with attempt, player, score, suspicion, flagged (this game), week_suspicion and "
-        "week_flagged (the player's games of the last 7 days), same_client / same_browser (other "
+        "week_flagged (the player's games of the last 7 days), history_suspicion, history_games and "
+        "history_flagged (every ranked game of the player since its first, or since a reviewer last cleared its "
+        "history), spoke (which channels carry the game's, the week's and the history's figures, in words), same_client / same_browser (other "
         "players of the day from the same address / browser), group (its group of linked accounts: "
         "the first game's attempt id, null alone) and ties (what ties it to the group: address, "
-        "network, device, burst), reasons (suspicion, week, linked_accounts), disqualified and held "
+        "network, device, burst), reasons (suspicion, week, history, linked_accounts), disqualified and held "
         "(flagged, not cleared by a reviewer yet: off the ranking until then)."
     )
 
@@ -23,8 +25,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--recompute",
             action="store_true",
-            help="compute every figure of the day again from seed + asks first, linked accounts and weeks too (and "
-            "store it)",
+            help="compute every figure of the day again from seed + asks first, linked accounts, weeks and histories "
+            "too (and store it)",
         )
 
     def handle(self, *args, date, flagged_only, recompute, **options):
@@ -33,9 +35,10 @@ class Command(BaseCommand):
             changed = services.results_reassess(challenge_id=challenge.pk)
             linked = services.links_reassess(challenge_id=challenge.pk)
             weeks = services.weeks_reassess(challenge_id=challenge.pk)
+            histories = services.histories_reassess(challenge_id=challenge.pk)
             self.stderr.write(
                 f"recomputed the day's figures: {changed} changed, {linked} linked accounts' flags changed,"
-                f" {weeks} weeks changed"
+                f" {weeks} weeks changed, {histories} histories changed"
             )
         for row in selectors.review_queue(challenge=challenge):
             if flagged_only and not row["reasons"]:
@@ -53,6 +56,10 @@ class Command(BaseCommand):
                             "week_suspicion",
                             "week_games",
                             "week_flagged",
+                            "history_suspicion",
+                            "history_games",
+                            "history_flagged",
+                            "spoke",
                             "same_client",
                             "same_browser",
                             "group",
