@@ -5,7 +5,9 @@ Each day the clock is set to that day's noon; every player signs up once, opens 
 game and asks rank after rank over HTTP (verification runs eagerly at the last ask). The
 simulated players of games/fairplay/players.py choose: the honest ones from the table only
 (fixed habits, with and without memory), the peekers on 70 % of their asks, the one-off
-cheaters (the whole deal, or the solver's move) on fresh accounts on the last day."""
+cheaters (the whole deal, or the solver's move) on fresh accounts on the last day. Then four
+days on which accounts aged by three of them play the solver's line on the fourth: the later
+of two is held as a copy (leaderboard/linking.py)."""
 
 from __future__ import annotations
 
