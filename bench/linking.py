@@ -1,14 +1,15 @@
 """Linking benchmark (not a test): how often the copy rule of leaderboard/linking.py would
 hold an honest player, and how often it holds a main account that replays its throwaways'
-best line (docs/fairplay.md, "Copies of fresh lines"). Pure play: no database.
+best line (docs/fairplay.md, "copies of a line"). Pure play: no database.
 
     .venv/bin/python -m bench.linking [--deals 1000] [--seed-base 0]
 
 Every deal: each honest player of the fair-play panel (games/fairplay/players.py ``PANEL``), each habit linking knows
 (``linking.HABITS``) and a few deterministic habits it does not know (``UNKNOWN``) plays the
 deal twice, with two independent random streams (two players of one habit). A newcomer's
-game played first, an established player's game after it: the later one is held when
-``linking.judge_fresh`` finds a copy and it wins (score above linking.WON), as at
+game played first, an established player's game after it (finished lines: the rule reads a
+finished line whatever its player's age, so the first player's age changes nothing): the
+later one is held when ``linking.judge_copy`` finds a copy and it wins (score above linking.WON), as at
 verification. Then the cheaters: k throwaways (fresh) play the deal, and the main replays
 the line of theirs that scored most.
 """
@@ -105,7 +106,7 @@ def held(
     ]
     late_line = linking.Line(0, 1, late, T0 + dt.timedelta(hours=1), True, None)
     habits = linking.exempt_lines(seed, linking.kept_habits(history))
-    return linking.judge_fresh(seed, late_line, earlier, {line.player_id for line in earlier}, habits) is not None
+    return linking.judge_copy(seed, late_line, earlier, {line.player_id for line in earlier}, habits) is not None
 
 
 def run(deals: int, seed_base: int) -> dict:

@@ -195,9 +195,9 @@ class Attempt(StoredGame):
                 )
                 for key in ("client_key", "network_key", "browser_key")
             ),
-            # The day's ranked games that begin with given asks (linking.copies_fresh, at each
+            # The day's ranked games that begin with given asks (linking.copies, at each
             # winning game's verification): their first LINE_START asks, so the day's rows are
-            # not all read (docs/fairplay.md, "copies of fresh lines").
+            # not all read (docs/fairplay.md, "copies of a line").
             models.Index(
                 fields=["challenge", "line_start"],
                 condition=models.Q(ranked=True, line_start__isnull=False),

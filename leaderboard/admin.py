@@ -99,7 +99,7 @@ TIES = {
     "network": "same network",
     "device": "same device",
     "burst": "one burst of sign-ups",
-    "copy": "a line fresh accounts played first",
+    "copy": "a line another account played first",
 }
 
 

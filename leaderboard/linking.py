@@ -26,27 +26,35 @@ bounded: the day's ranked games sharing one of its keys (each through its partia
 at most CROWD + 1 rows an address or network, LINKED_READ a device or burst), then those
 players' games of the day. ``manage.py fairplay --recompute`` judges a day again.
 
-**Copies of fresh lines**, whatever the addresses (throwaways on other networks, or among a
-crowd, tie nobody): a winning game is also held when it **replays or extends** a line that
-**fresh accounts** (FRESH_DAYS: fewer ranked days before this one) played first on the day,
-before it finished. Precisely, the copied line E is another player's game of the day with
-- E's asks, all of them, are the first asks of the copy (a finished E: the copy is E; an
-  unfinished one: the copy goes on from where E stopped);
+**Copies**, whatever the addresses (throwaways on other networks, or among a crowd, tie
+nobody) and whatever either account's age: a winning game is also held when it **replays**
+a line another player finished first on the day, or **extends** a line **fresh accounts**
+(FRESH_DAYS: fewer ranked days before this one) left unfinished, before it finished.
+Precisely, the copied line E is another player's game of the day done before the copy with
+- E's asks, all of them, are the first asks of the copy;
 - E holds at least COPY_MIN_CHOICES choices (a short common start proves nothing: every
   honest player of one habit shares it);
-- E's player is fresh, and no established player's game done before E began with E's asks
-  (the line is the fresh accounts' own; a long-established player's line replayed by an
-  established player is nobody's copy);
+- E finished, whoever played it (E is then the copy's whole line: a finished game cannot be
+  extended; and as the deal and the opponent's rule are fixed, E scored as the copy did, so
+  E won too: requiring it would add nothing); or E is unfinished, its player is fresh, and
+  no established player's game done before E began with E's asks. An unfinished start
+  counts only so: honest games of one style share long starts, any player may stop, and an
+  established player who played the start first made it theirs; a throwaway that maps
+  half the deal and stops is what the rule is for;
 - the copy is not a line (and E not the start of one) that a habit the copier keeps plays
   on the deal (``HABITS``, ``own_habits``: the habit's line on at least half of its last
   HISTORY_DAYS ranked days; any of HABITS for a fresh copier, whose habits are unknown):
-  two honest players of one habit play one line, and the earlier may be a newcomer; a
-  main that replays whichever habit's line its throwaways found best keeps none.
-No score is compared: a better game of the fresh accounts does not clear the copy. The read
-is one query on the copy's first asks (the day's ranked games that begin as it does, up to
-its COPY_MIN_CHOICES-th choice), then those players' ranked days before it. The day's rows
-are found through the index of their first LINE_START asks (``Attempt.line_start``, a column
-the database works out from the asks), the rest of the start checked on those rows.
+  two honest players of one habit play one line, whatever their ages; a main that
+  replays whichever habit's line its throwaways found best keeps none.
+Several finished E: the first one finished is the copied game. No score is compared: a
+better game of the accounts copied does not clear the copy. The read is one query on the
+copy's first asks (the day's ranked games that begin as it does, up to its
+COPY_MIN_CHOICES-th choice, at most COPY_READ); only when one of those rows is the copy's
+start (its whole line, or an unfinished one) does more follow: the copier's ranked days if
+a habit's line is in play (``own_habits``), and, if no finished game is copied, the
+players' ranked days before it (``fresh_players``). The day's rows are found through the
+index of their first LINE_START asks (``Attempt.line_start``, a column the database works
+out from the asks), the rest of the start checked on those rows.
 """
 
 from __future__ import annotations
@@ -54,7 +62,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -81,6 +89,8 @@ HISTORY_DAYS = 7
 # The games read that begin as a copy does: a cheater would need this many accounts of
 # the day, each playing that start, to push its throwaway's line out of the read.
 COPY_READ = 500
+# The rules of ``judge_copy``'s evidence: "copy", and "fresh" as results judged before stored it.
+COPY_RULES = ("copy", "fresh")
 KEYS = (("address", "client_key"), ("network", "network_key"), ("device", "browser_key"))
 
 
@@ -170,7 +180,7 @@ def judge(
     }
 
 
-# --- copies of fresh accounts' lines (whatever the ties) ---------------------------------
+# --- copies of another account's line (whatever the ties and the ages) ------------------
 
 
 def habit(order: Callable[[Sequence[str]], list[str]], memory: str) -> players.Chooser:
@@ -279,63 +289,75 @@ def fresh_players(day: dt.date, player_ids: Iterable[int]) -> set[int]:
     return {player_id for player_id in ids if days.get(player_id, 0) < FRESH_DAYS}
 
 
-def judge_fresh(
+def judge_copy(
     seed: str,
     late: Line,
     earlier: list[Line],
-    fresh: set[int],
+    fresh: Collection[int] | Callable[[], Collection[int]],
     habits: list[tuple[str, ...]],
     choices: list[bool] | None = None,
 ) -> dict[str, Any] | None:
-    """The evidence that ``late`` replays or extends a line that fresh accounts played
-    first (the module's docstring), or None. ``earlier``: games of the day done before
-    ``late`` (at least every one that begins as it does); ``fresh``: their fresh players;
-    ``habits``: the lines that are nobody's copy for ``late``'s player (``exempt_lines``)."""
+    """The evidence that ``late`` replays another player's line of the day, or extends a
+    line fresh accounts left unfinished (the module's docstring), or None. ``earlier``:
+    games of the day done before ``late`` (at least every one that begins as it does);
+    ``fresh``: the fresh players among theirs, or what reads them (asked only when no
+    finished game is copied); ``habits``: the lines that are nobody's copy for ``late``'s
+    player (``exempt_lines``)."""
     choices = choices_along(seed, late.moves) if choices is None else choices
     if habit_start(late.moves, habits):
         return None
     earlier = [line for line in earlier if line.player_id != late.player_id and line.done_at < late.done_at]
-    found: Line | None = None
-    for line in earlier:
-        n = len(line.moves)
-        if (
-            line.player_id not in fresh
-            or late.moves[:n] != line.moves
-            or sum(choices[:n]) < COPY_MIN_CHOICES
-            or habit_start(line.moves, habits)
-            or (found is not None and (len(found.moves), found.done_at) >= (n, line.done_at))
-        ):
-            continue
-        # First played by an established player: the line is theirs, not the fresh accounts'.
-        if any(o.player_id not in fresh and o.done_at < line.done_at and o.moves[:n] == line.moves for o in earlier):
-            continue
-        found = line
+    # Every game whose asks, all of them, are the late game's first asks, with enough choices.
+    copied = [
+        line
+        for line in earlier
+        if line.moves
+        and late.moves[: len(line.moves)] == line.moves
+        and sum(choices[: len(line.moves)]) >= COPY_MIN_CHOICES
+        and not habit_start(line.moves, habits)
+    ]
+    # A finished game, whoever played it: the whole line, the same score (the deal and the
+    # opponent's rule are fixed). The first one played is the one copied.
+    found = min((line for line in copied if line.finished), key=lambda line: line.done_at, default=None)
+    unfinished = [line for line in copied if not line.finished]
+    if found is None and unfinished:
+        # Only a fresh account's start counts, and only a start no established player's game
+        # done before it began with: honest games of one style share long starts, and any
+        # player may stop.
+        young = set(fresh() if callable(fresh) else fresh)
+        for line in sorted(unfinished, key=lambda line: (-len(line.moves), line.done_at)):  # the longest first
+            n = len(line.moves)
+            theirs = any(
+                o.player_id not in young and o.done_at < line.done_at and o.moves[:n] == line.moves for o in earlier
+            )
+            if line.player_id in young and not theirs:
+                found = line
+                break
     if found is None:
         return None
     n = len(found.moves)
-    explored = {line.moves for line in earlier if line.player_id in fresh}
     return {
-        "rule": "fresh",
+        "rule": "copy",
         "copied": found.attempt_id,
         "shared_asks": n,
         "shared_choices": sum(choices[:n]),
         "how": "replays" if late.moves == found.moves else "extends",
-        "lines": len(explored),
-        "earlier": sorted(line.attempt_id for line in earlier if line.player_id in fresh),
+        "lines": len({line.moves for line in copied}),
+        "earlier": sorted(line.attempt_id for line in copied),
         "ties": ["copy"],  # nothing but the line: day_groups puts the two games in one group
     }
 
 
-def copies_fresh(
+def copies(
     attempt: Attempt,
     late: Line,
     habits: list[tuple[str, ...]] | None = None,
     choices: list[bool] | None = None,
 ) -> dict[str, Any] | None:
-    """At verification: ``judge_fresh`` on the day's ranked games that begin as ``late``
+    """At verification: ``judge_copy`` on the day's ranked games that begin as ``late``
     does, up to its COPY_MIN_CHOICES-th choice (every line it could copy begins so);
-    ``habits``: ``exempt_lines`` for its player, read here if not given; ``choices``:
-    ``choices_along`` of ``late``, worked out here if not given."""
+    ``habits``: ``exempt_lines`` for its player, read here if a habit's line is in play
+    and not given; ``choices``: ``choices_along`` of ``late``, worked out here if not given."""
     seed = attempt.challenge.seed
     choices = choices_along(seed, late.moves) if choices is None else choices
     asked_with_choice = [index for index, chosen in enumerate(choices) if chosen]
@@ -360,12 +382,17 @@ def copies_fresh(
             "pk", "player_id", "moves", "finished_at", "started_at", "result__score"
         )[:COPY_READ]
     ]
-    if not earlier:
-        return None
+    if not any(late.moves[: len(line.moves)] == line.moves for line in earlier):
+        return None  # nobody's whole line is its start: the common case, one query
     if habits is None:
-        habits = exempt_lines(seed, own_habits(late.player_id, attempt.challenge.date))
-    fresh = fresh_players(attempt.challenge.date, {line.player_id for line in earlier})
-    return judge_fresh(seed, late, earlier, fresh, habits, choices)
+        # The player's habits matter only if a line it may copy is a habit's (or its start).
+        every = habit_lines(seed).values()
+        in_play = any(habit_start(line.moves, every) for line in earlier if late.moves[: len(line.moves)] == line.moves)
+        habits = exempt_lines(seed, own_habits(late.player_id, attempt.challenge.date)) if in_play else []
+    day = attempt.challenge.date
+    return judge_copy(
+        seed, late, earlier, lambda: fresh_players(day, {line.player_id for line in earlier}), habits, choices
+    )
 
 
 # --- ties of one game (at verification: bounded, indexed reads) -----------------------
@@ -417,8 +444,7 @@ def day_lines(challenge_id: int, player_ids: Iterable[int]) -> list[Line]:
 
 def assess(attempt: Attempt, score: int, choices: list[bool] | None = None) -> dict[str, Any] | None:
     """At verification: the evidence that this ranked game copies a line its linked
-    accounts explored (``judge``), or a line fresh accounts played first
-    (``copies_fresh``), or None. Only a winning game costs any query; a habit's line, one
+    accounts explored (``judge``), or another account's line (``copies``), or None. Only a winning game costs any query; a habit's line, one
     for its player's last days (``own_habits``) first. ``choices``: ``choices_along`` of
     its asks if the caller has them (verification's fair-play replay saw every hand)."""
     if not attempt.ranked or score <= WON or attempt.finished_at is None:
@@ -435,7 +461,7 @@ def assess(attempt: Attempt, score: int, choices: list[bool] | None = None) -> d
         link = judge(attempt.challenge.seed, late, earlier, ties, choices)
         if link is not None:
             return link
-    return copies_fresh(attempt, late, habits, choices)
+    return copies(attempt, late, habits, choices)
 
 
 # --- the day's groups (the review queue, the fairplay command) ------------------------
@@ -450,7 +476,7 @@ class Group:
 
 def day_groups(challenge_id: int) -> dict[int, Group]:
     """Every group of tied players of the day (two players or more), by attempt id: the same
-    ties as ``ties_of``, and a held copy of a fresh line with the game it copied (``copy``),
+    ties as ``ties_of``, and a held copy with the game it copied (``copy``),
     joined (a tie of a tie is in the group too)."""
     games = list(
         Attempt.objects.filter(challenge_id=challenge_id, ranked=True).values_list(
@@ -476,10 +502,11 @@ def day_groups(challenge_id: int) -> dict[int, Group]:
             if node[1] not in ("", None):
                 holders[node].add(pk)
     parent = {pk: pk for pk, *_ in games}
-    # A copy of fresh accounts' line (``judge_fresh``) ties the copy to the game it copied.
+    # A copy (``judge_copy``; "fresh": its rule's name on results judged before it read
+    # every account's lines) ties the copy to the game it copied.
     copies = Result.objects.filter(challenge_id=challenge_id, ranked=True, linked_accounts=True)
     for pk, evidence in copies.values_list("attempt_id", "link_evidence"):
-        if evidence and evidence.get("rule") == "fresh":
+        if evidence and evidence.get("rule") in COPY_RULES:
             holders[("copy", pk)] |= {pk, evidence["copied"]} & parent.keys()
 
     def root(pk: int) -> int:

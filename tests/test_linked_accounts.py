@@ -320,7 +320,7 @@ def test_a_burst_of_sign_ups_from_one_network_links_them():
     assert lines["Neighbour 0"]["group"] is None and lines["Main"]["reasons"] == ["linked_accounts"]
 
 
-# --- copies of fresh accounts' lines, whatever the addresses ---------------------------------
+# --- copies of another account's line, whatever the addresses and the ages -------------------
 
 
 def established(account: Account, habit: str | None = None) -> Account:
@@ -369,11 +369,11 @@ def winning_lines(count: int, rng_seed: int = 39) -> list[tuple[str, ...]]:
     raise AssertionError(f"no {count} winning lines of different scores on today's deal")
 
 
-def held_as_fresh_copy(account: Account, copied: Account | None = None) -> dict:
+def held_as_copy(account: Account, copied: Account | None = None) -> dict:
     result = account.result
     assert result.linked_accounts and result.held and not result.flagged and not result.indexed
     evidence = result.link_evidence
-    assert evidence["rule"] == "fresh"
+    assert evidence["rule"] == "copy"
     if copied is not None:
         assert evidence["copied"] == copied.result.attempt_id
     return evidence
@@ -386,7 +386,7 @@ def test_throwaways_in_another_network_map_the_deal_for_an_established_main():
         account.play(line)
     main = established(Account("Main", address="198.51.100.9"))
     main.play(best)
-    evidence = held_as_fresh_copy(main, scouts[2])
+    evidence = held_as_copy(main, scouts[2])
     # Nothing ties them: only the line does.
     assert evidence["how"] == "replays" and evidence["ties"] == ["copy"]
     assert not any(a.result.held for a in scouts)
@@ -401,7 +401,7 @@ def test_throwaways_each_on_its_own_network_and_an_unfinished_line_extended(revi
         account.play(line)
     main = established(Account("Main", address="10.99.7.7"))
     main.play(best)
-    evidence = held_as_fresh_copy(main)
+    evidence = held_as_copy(main)
     assert evidence["how"] == "extends" and evidence["ties"] == ["copy"]
     assert evidence["copied"] == Attempt.objects.get(player__name="Scout 0").pk
     # The reviewer sees the copy and the unfinished game it copied as one group.
@@ -410,7 +410,7 @@ def test_throwaways_each_on_its_own_network_and_an_unfinished_line_extended(revi
     assert group.attempts == sorted([late, evidence["copied"]]) and group.ties[late] == {"copy"}
     assert fairplay_lines()["Main"]["reasons"] == ["linked_accounts"]
     page = reviewer.get(f"/admin/challenges/attempt/review/?date={days.today().isoformat()}").content.decode()
-    assert "a line fresh accounts played first" in page and page.count('name="group"') == 1
+    assert "a line another account played first" in page and page.count('name="group"') == 1
     reviewer.post(
         "/admin/challenges/attempt/review/decide/",
         {"group": group.id, "members": ",".join(map(str, group.attempts)), "decision": "disqualify", "reason": "copy"},
@@ -427,7 +427,7 @@ def test_a_crowd_in_the_mains_own_network_ties_nobody_and_the_copy_is_held():
     main = established(Account("Main", address="192.0.2.200"))
     main.play(best)
     assert linking.ties_of(main.result.attempt) == {}
-    assert held_as_fresh_copy(main, scouts[0])["how"] == "replays"
+    assert held_as_copy(main, scouts[0])["how"] == "replays"
 
 
 def test_the_second_best_line_copied_from_the_throwaways_own_address_is_held():
@@ -437,21 +437,23 @@ def test_the_second_best_line_copied_from_the_throwaways_own_address_is_held():
         account.play(line)
     main = established(Account("Main", address="203.0.113.77"))
     main.play(second)
-    # A scout's game scored more: that does not clear a copy of fresh accounts' line.
+    # A scout's game scored more: that does not clear a copy.
     assert scouts[1].result.score > main.result.score
-    assert held_as_fresh_copy(main, scouts[0])["how"] == "replays"
+    assert held_as_copy(main, scouts[0])["how"] == "replays"
 
 
-def test_an_established_players_line_replayed_by_another_established_player_is_not_held():
+def test_an_established_players_line_replayed_by_anyone_after_is_held_as_a_copy_of_the_first():
     (line,) = winning_lines(1, rng_seed=5)
     first = established(Account("Ada", address="198.51.100.1"))
     first.play(line)
-    # A newcomer plays it too, after Ada: the line is Ada's, not the newcomer's.
-    Account("Newcomer", address="203.0.113.1").play(line)
+    newcomer = Account("Newcomer", address="203.0.113.1")
+    newcomer.play(line)
     later = established(Account("Bea", address="100.64.0.1"))
     later.play(line)
-    assert not any(Result.objects.filter(linked_accounts=True).values_list("attempt__player__name", flat=True))
-    assert not later.result.held
+    # Whatever the ages: both replay Ada's game, the first of the line; hers is no copy.
+    assert held_as_copy(newcomer, first)["how"] == "replays"
+    assert held_as_copy(later, first)["how"] == "replays"
+    assert not first.result.held and not first.result.linked_accounts
 
 
 # --- what a copy is: the rule on lines ------------------------------------------------------
@@ -488,25 +490,72 @@ def test_players_of_one_habit_are_not_linked_and_a_line_of_its_own_is(deck_seed)
         explorer, late = lines_of(deck_seed, (line, 1, True), (line, 2, True))
         # The later one keeps that habit, or is new (its habits unknown): no copy.
         for kept in (linking.exempt_lines(deck_seed, {name}), every):
-            assert linking.judge_fresh(deck_seed, late, [explorer], fresh, kept) is None, name
+            assert linking.judge_copy(deck_seed, late, [explorer], fresh, kept) is None, name
         # A player who keeps no habit replaying it (a main picking the habit whose line its
         # throwaways found best) copies, as of any line.
-        found = linking.judge_fresh(deck_seed, late, [explorer], fresh, [])
+        found = linking.judge_copy(deck_seed, late, [explorer], fresh, [])
         assert (found is not None) == enough(line), name
         # A start of the habit's line, then the habit's whole line by one who keeps it.
         explorer, late = lines_of(deck_seed, (line[: len(line) // 2], 1, False), (line, 2, True))
-        assert linking.judge_fresh(deck_seed, late, [explorer], fresh, linking.exempt_lines(deck_seed, {name})) is None
+        assert linking.judge_copy(deck_seed, late, [explorer], fresh, linking.exempt_lines(deck_seed, {name})) is None
     explorer, late = lines_of(deck_seed, (own, 1, True), (own, 2, True))
-    found = linking.judge_fresh(deck_seed, late, [explorer], fresh, every)
+    found = linking.judge_copy(deck_seed, late, [explorer], fresh, every)
     assert (found is not None and found["how"] == "replays" and found["copied"] == explorer.attempt_id) == enough(own)
     # A short start proves nothing; a long one, extended, does.
     for cut, copies in ((3, enough(own[:-3])), (len(own) - 1, False)):
         explorer, late = lines_of(deck_seed, (own[: len(own) - cut], 1, False), (own, 2, True))
-        found = linking.judge_fresh(deck_seed, late, [explorer], fresh, every)
+        found = linking.judge_copy(deck_seed, late, [explorer], fresh, every)
         assert (found is not None and found["how"] == "extends") == copies
-    # An established player played it first: it is theirs, the newcomer only came after.
+    # An established player finished it first: the copy is of that game, whoever came after.
     first, explorer, late = lines_of(deck_seed, (own, 3, True), (own, 1, True), (own, 2, True))
-    assert linking.judge_fresh(deck_seed, late, [first, explorer], fresh, every) is None
+    found = linking.judge_copy(deck_seed, late, [first, explorer], fresh, every)
+    assert (found is not None and found["copied"] == first.attempt_id) == enough(own)
+    # An established player began an unfinished start first: the start is theirs, and the
+    # newcomer who left it unfinished after them mapped nothing.
+    first, explorer, late = lines_of(deck_seed, (own[:-3], 3, False), (own[:-3], 1, False), (own, 2, True))
+    assert linking.judge_copy(deck_seed, late, [first, explorer], fresh, every) is None
+
+
+@pytest.mark.parametrize("deck_seed", ["linking-a", "linking-b", "linking-c"])
+def test_between_aged_accounts_a_finished_line_is_copied_and_an_unfinished_start_is_not(deck_seed):
+    every = linking.exempt_lines(deck_seed, None)
+    rng = random.Random(f"aged/{deck_seed}")
+    own = None
+    while own is None or linking.habit_start(own, every) or sum(linking.choices_along(deck_seed, own)) < 12:
+        state, moves = ENGINE.new(seed=deck_seed), []
+        while not state.over:
+            moves.append(rng.choice(sorted(state.hands[0])))
+            ENGINE.apply(state, moves[-1])
+        own = tuple(moves)
+    aged: set[int] = set()  # players 1 and 2: nobody is fresh
+    # The whole line, finished first by another aged player: a copy.
+    first, late = lines_of(deck_seed, (own, 1, True), (own, 2, True))
+    found = linking.judge_copy(deck_seed, late, [first], aged, [])
+    assert found is not None and (found["rule"], found["how"], found["copied"]) == ("copy", "replays", 1)
+    assert found["shared_asks"] == len(own) and found["ties"] == ["copy"]
+    # Done after the late game, or by the same player: no copy.
+    late, first = lines_of(deck_seed, (own, 2, True), (own, 1, True))
+    assert linking.judge_copy(deck_seed, late, [first], aged, []) is None
+    first, late = lines_of(deck_seed, (own, 2, True), (own, 2, True))
+    assert linking.judge_copy(deck_seed, late, [first], aged, []) is None
+    # An aged player's unfinished start, however long: anyone may stop, and honest games of
+    # one style share long starts. The fresh players are read only for it.
+    asked = []
+    first, late = lines_of(deck_seed, (own[:-2], 1, False), (own, 2, True))
+    assert linking.judge_copy(deck_seed, late, [first], lambda: asked.append(1) or aged, []) is None
+    assert asked == [1]
+    # A finished line that shares a long start with the late game but not all its asks: the
+    # late game plays a line of its own from there.
+    state, other = ENGINE.new(seed=deck_seed), list(own[:-4])
+    for rank in other:
+        ENGINE.apply(state, rank)
+    other.append(next(rank for rank in sorted(state.hands[0]) if rank != own[len(other)]))
+    ENGINE.apply(state, other[-1])
+    while not state.over:
+        other.append(sorted(state.hands[0])[0])
+        ENGINE.apply(state, other[-1])
+    first, late = lines_of(deck_seed, (tuple(other), 1, True), (own, 2, True))
+    assert linking.judge_copy(deck_seed, late, [first], aged, []) is None
 
 
 def test_the_habits_a_player_keeps_are_those_of_most_of_its_days():
@@ -549,7 +598,7 @@ def test_an_established_player_of_a_habit_is_not_held_and_one_who_switches_to_it
     assert not keeper.result.held and not keeper.result.linked_accounts
     switcher = established(Account("Switcher", address="100.64.5.5"))
     switcher.play(line)
-    evidence = held_as_fresh_copy(switcher)
+    evidence = held_as_copy(switcher)
     assert evidence["copied"] == Attempt.objects.get(player__name="Newcomer").pk
 
 
