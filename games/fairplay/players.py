@@ -31,7 +31,7 @@ class Memory(Observer):
     """The ranks the opponent must hold, from public facts: it asked them and was refused;
     gone when it pairs one or gives it away.
 
-    ``passed``: how often each of the player's ranks was passed over by the opponent in a
+    ``passed_over``: how often each of the player's ranks was passed over by the opponent in a
     tie (the rules' chance of the rank it chose, ``peche.opponent_miss``, equal to this
     one's) while the rank it chose was one it is known to hold since an earlier ask. The
     opponent breaks ties by its hand's order, the order its cards came in; a rank it held
@@ -41,11 +41,11 @@ class Memory(Observer):
     knowledge of the player's hand, and the player's own hand. Forgotten once the rank is
     asked or paired."""
 
-    __slots__ = ("known", "passed")
+    __slots__ = ("known", "passed_over")
 
     def __init__(self) -> None:
         self.known: set[str] = set()
-        self.passed: dict[str, int] = {}
+        self.passed_over: dict[str, int] = {}
 
     def choice(self, state: PecheState, rank: str) -> None:
         known = state.knowledge.known
@@ -58,10 +58,10 @@ class Memory(Observer):
                 continue
             n2, d2 = opponent_miss(state, q)
             if n2 * d == n * d2:
-                self.passed[q] = self.passed.get(q, 0) + 1
+                self.passed_over[q] = self.passed_over.get(q, 0) + 1
 
     def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
-        self.passed.pop(rank, None)
+        self.passed_over.pop(rank, None)
         if seat == OPPONENT and given is None:
             self.known.add(rank)
         else:
@@ -69,7 +69,7 @@ class Memory(Observer):
 
     def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
         if paired:
-            self.passed.pop(card[:-1], None)
+            self.passed_over.pop(card[:-1], None)
         if seat == OPPONENT and paired:
             self.known.discard(card[:-1])
 
@@ -95,10 +95,10 @@ class Table:
     def chances(self, ranks: tuple[str, ...]) -> tuple[float, ...]:
         return self._watcher.chances(ranks)
 
-    def passed(self) -> dict[str, int]:
+    def passed_over(self) -> dict[str, int]:
         """How often each rank was passed over in a tie against a rank the opponent held
-        long (``Memory.passed``)."""
-        return dict(self._memory.passed)
+        long (``Memory.passed_over``)."""
+        return dict(self._memory.passed_over)
 
     def history(self) -> tuple[tuple[int, str, bool, bool], ...]:
         """Every ask so far, as the player's view shows it: seat, rank, given, fished."""
@@ -203,10 +203,10 @@ PANEL: tuple[tuple[str, Chooser], ...] = (
 
 
 def tie_reader_chances(table: Table, ranks: tuple[str, ...]) -> tuple[float, ...]:
-    """The table's chances, each passed rank's odds doubled per pass (``Memory.passed``):
+    """The table's chances, each passed rank's odds doubled per pass (``Memory.passed_over``):
     where the table took a pass for a two-way tie settled by a coin, the reader takes it
     for one settled by age, which says nothing against the passed rank."""
-    passed = table.passed()
+    passed = table.passed_over()
     out = []
     for rank, c in zip(ranks, table.chances(ranks)):
         tilt = 2.0 ** passed.get(rank, 0)

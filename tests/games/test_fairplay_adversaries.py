@@ -47,7 +47,7 @@ def test_the_tie_reader_notes_passes_and_departs_from_the_table():
 
     def counting(table: players.Table, truth: players.Truth, rng: random.Random) -> str:
         nonlocal passes
-        passes += sum(table.passed().values())
+        passes += sum(table.passed_over().values())
         return players.tie_exploit(table, truth, rng)
 
     for i in range(20):
