@@ -7,8 +7,9 @@ reads an opponent card. A cheater also gets ``Truth``: the opponent's hand, and 
 that searches the whole deal.
 
 ``PANEL`` is the honest-policy panel the detector's guarantee is measured on: fixed habits
-with and without memory, random, greedy and soft-max on the table's chances; ``CHEATERS``
-the players it should catch. Each is ``(name, chooser)``; a chooser takes
+with and without memory, random, greedy and soft-max on the table's chances; ``ADVERSARIES``
+table-only policies built to break that guarantee (issue 47: a reader of the opponent's tie
+order, greedy at the extremes, streaks); ``CHEATERS`` the players it should catch. Each is ``(name, chooser)``; a chooser takes
 ``(table, truth, rng)`` and honest ones never read ``truth``.
 """
 
@@ -21,27 +22,54 @@ from typing import Any
 
 from games.rules import peche
 from games.rules.cards import RANK_INDEX, shuffled_deck
-from games.rules.peche import OPPONENT, PLAYER, Observer, PecheState
+from games.rules.peche import OPPONENT, PLAYER, Observer, PecheState, opponent_miss
 
-from .detector import GameAssessment, Watcher
+from .detector import SURE, GameAssessment, Watcher
 
 
 class Memory(Observer):
     """The ranks the opponent must hold, from public facts: it asked them and was refused;
-    gone when it pairs one or gives it away."""
+    gone when it pairs one or gives it away.
 
-    __slots__ = ("known",)
+    ``passed_over``: how often each of the player's ranks was passed over by the opponent in a
+    tie (the rules' chance of the rank it chose, ``peche.opponent_miss``, equal to this
+    one's) while the rank it chose was one it is known to hold since an earlier ask. The
+    opponent breaks ties by its hand's order, the order its cards came in; a rank it held
+    that long is likely to come first whatever else it holds, so such a pass says less
+    against holding the passed rank than the table's approximation (every tied rank first
+    alike) takes it to say. Public facts only: the rules' chances read the opponent's
+    knowledge of the player's hand, and the player's own hand. Forgotten once the rank is
+    asked or paired."""
+
+    __slots__ = ("known", "passed_over")
 
     def __init__(self) -> None:
         self.known: set[str] = set()
+        self.passed_over: dict[str, int] = {}
+
+    def choice(self, state: PecheState, rank: str) -> None:
+        known = state.knowledge.known
+        if rank in known or rank not in self.known:
+            return  # the rule "a rank it knows the player holds" has no tie; or an undated rank
+        n, d = opponent_miss(state, rank)
+        for q in state.hands[PLAYER]:
+            # a rank the opponent knows the player holds would have been asked first: not a tie
+            if q == rank or q in known or q in self.known:
+                continue
+            n2, d2 = opponent_miss(state, q)
+            if n2 * d == n * d2:
+                self.passed_over[q] = self.passed_over.get(q, 0) + 1
 
     def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
+        self.passed_over.pop(rank, None)
         if seat == OPPONENT and given is None:
             self.known.add(rank)
         else:
             self.known.discard(rank)
 
     def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
+        if paired:
+            self.passed_over.pop(card[:-1], None)
         if seat == OPPONENT and paired:
             self.known.discard(card[:-1])
 
@@ -66,6 +94,15 @@ class Table:
 
     def chances(self, ranks: tuple[str, ...]) -> tuple[float, ...]:
         return self._watcher.chances(ranks)
+
+    def passed_over(self) -> dict[str, int]:
+        """How often each rank was passed over in a tie against a rank the opponent held
+        long (``Memory.passed_over``)."""
+        return dict(self._memory.passed_over)
+
+    def history(self) -> tuple[tuple[int, str, bool, bool], ...]:
+        """Every ask so far, as the player's view shows it: seat, rank, given, fished."""
+        return tuple(self._state.history)
 
 
 class Truth:
@@ -162,6 +199,76 @@ PANEL: tuple[tuple[str, Chooser], ...] = (
 )
 
 
+# --- Adversaries: table-only policies built to break the bound (issue 47) ---------------
+
+
+def tie_reader_chances(table: Table, ranks: tuple[str, ...]) -> tuple[float, ...]:
+    """The table's chances, each passed rank's odds doubled per pass (``Memory.passed_over``):
+    where the table took a pass for a two-way tie settled by a coin, the reader takes it
+    for one settled by age, which says nothing against the passed rank."""
+    passed = table.passed_over()
+    out = []
+    for rank, c in zip(ranks, table.chances(ranks)):
+        tilt = 2.0 ** passed.get(rank, 0)
+        out.append(c * tilt / (1.0 - c + c * tilt) if c < 1.0 else c)
+    return tuple(out)
+
+
+def tie_reader(table: Table, truth: Truth, rng: random.Random) -> str:
+    """Greedy on the reader's chances (ties leftmost)."""
+    ranks = table.ranks()
+    chances = tie_reader_chances(table, ranks)
+    top = max(chances)
+    return next(r for r, c in zip(ranks, chances) if c >= top - 1e-12)
+
+
+def tie_exploit(table: Table, truth: Truth, rng: random.Random) -> str:
+    """Where the reader most disagrees with the table (its chance most above the
+    table's); greedy on the table where they agree."""
+    ranks = table.ranks()
+    gaps = [mine - table_chance for mine, table_chance in zip(tie_reader_chances(table, ranks), table.chances(ranks))]
+    top = max(gaps)
+    if top <= 1e-12:
+        return greedy("leftmost")(table, truth, rng)
+    return ranks[gaps.index(top)]
+
+
+def lowest_chance(table: Table, truth: Truth, rng: random.Random) -> str:
+    """The rank with the lowest chance that is not nil (the table's tail, where an error
+    in its chances weighs most); leftmost when every chance is nil."""
+    ranks = table.ranks()
+    alive = [(c, i) for i, c in enumerate(table.chances(ranks)) if c > SURE]
+    return ranks[min(alive)[1]] if alive else ranks[0]
+
+
+def repeat_hit(table: Table, truth: Truth, rng: random.Random) -> str:
+    """Streaky: the rank of its latest hit that it holds again (a rank pairs twice in a
+    deal), else greedy."""
+    ranks = table.ranks()
+    for seat, rank, given, _ in reversed(table.history()):
+        if seat == PLAYER and given and rank in ranks:
+            return rank
+    return greedy("leftmost")(table, truth, rng)
+
+
+def switch_on_miss(table: Table, truth: Truth, rng: random.Random) -> str:
+    """Streaky: a place in its hand, kept while it hits and moved one card right after
+    each miss."""
+    ranks = table.ranks()
+    misses = sum(1 for seat, _, given, _ in table.history() if seat == PLAYER and not given)
+    return ranks[misses % len(ranks)]
+
+
+ADVERSARIES: tuple[tuple[str, Chooser], ...] = (
+    ("tie-order reader", tie_reader),
+    ("tie-order exploit", tie_exploit),
+    ("greedy on chances, ties highest rank", greedy("highest")),
+    ("lowest non-zero chance", lowest_chance),
+    ("streaky, repeat the last hit", repeat_hit),
+    ("streaky, switch after a miss", switch_on_miss),
+)
+
+
 # --- Cheaters ----------------------------------------------------------------------------
 
 
@@ -185,6 +292,23 @@ def solver_guided(rate: float) -> Chooser:
         if rng.random() < rate:
             return rng.choice(truth.solver())
         return rng.choice(table.ranks())
+
+    return choose
+
+
+def budgeted(threshold: float) -> Chooser:
+    """A rank the opponent holds only where the table already gives it at least
+    ``threshold`` (the likeliest such), else greedy on the table: a cheater who stays
+    where a hit is unremarkable."""
+    fallback = greedy("leftmost")
+
+    def choose(table: Table, truth: Truth, rng: random.Random) -> str:
+        ranks = table.ranks()
+        held = set(truth.held(ranks))
+        likely = [(c, -i) for i, (r, c) in enumerate(zip(ranks, table.chances(ranks))) if r in held and c >= threshold]
+        if likely:
+            return ranks[-max(likely)[1]]
+        return fallback(table, truth, rng)
 
     return choose
 
