@@ -40,7 +40,7 @@ from typing import Any
 
 from bench.provenance import commit, cpu
 from games import fairplay
-from games.fairplay import players
+from games.fairplay import detector, players
 from games.rules import peche
 from games.rules.cards import shuffled_deck
 from games.rules.peche import OPPONENT, PLAYER, PecheState
@@ -59,7 +59,7 @@ AIMS = {  # issue 47
     "rank 1 under the game budget": 0.10,
     "rank 1 under the week budget": 0.05,
 }
-CHANNELS = ("asks", "opponent", "player_draws")
+CHANNELS = tuple(name for name, _, _ in fairplay.SEGMENTS)
 
 
 # --- The deal-knowing, detector-aware search --------------------------------------------
@@ -120,12 +120,16 @@ class SearchCost:
     judging: float = 0.0  # CPU of the detector on them (copies of the watcher and figures)
 
 
-def beam_line(deck: list[str], budget: float, width: int, cost: SearchCost) -> Line | None:
+def beam_line(
+    deck: list[str], budget: float, width: int, cost: SearchCost, before: tuple[float, ...] | None = None
+) -> Line | None:
     """The best line the search finds with the deck known whose figure stays under
     ``budget`` at every ask (so at the end). A beam over the player's asks: each kept line
     is extended by every rank in hand, played by the rules with the detector's watcher,
     judged, dropped at the budget; the ``width`` best by ``_value`` (lower figure first
-    among equals) go on."""
+    among equals) go on. With ``before`` (the sum of the profiles of the week's earlier
+    games), the figure judged is the week's: those games and this one's so far, at one rate,
+    as the week rule reads them; and the game's own stays under the game threshold too."""
     started = time.process_time()
     watcher = fairplay.Watcher()
     state = peche.deal(list(deck), watcher)
@@ -139,7 +143,12 @@ def beam_line(deck: list[str], budget: float, width: int, cost: SearchCost) -> L
                 t0 = time.process_time()
                 seen = _copy_watcher(watcher)
                 peche.ask(twin, rank, seen)
-                suspicion = _figure(seen).suspicion
+                judged = _figure(seen)
+                suspicion = judged.suspicion
+                if before is not None:
+                    if suspicion >= fairplay.FLAG_THRESHOLD:
+                        continue
+                    suspicion = fairplay.figure([a + b for a, b in zip(before, judged.profile)])
                 cost.judging += time.process_time() - t0
                 cost.lines += 1
                 if suspicion >= budget:
@@ -185,6 +194,9 @@ def _judged(seed: str, moves: list[str], source: str) -> dict[str, Any]:
     """A line as verification judges it: replayed from the seed and judged from scratch."""
     state, assessed = fairplay.replay_assessed(seed, moves)
     tally = assessed.tallies().get("opponent", {"count": 0, "good": 0, "expected": 0.0})
+    # The most the opponent's asks could say of this line, had none of them found a card:
+    # each answer's weight grows with ρ toward 1/(the table's chance of no find).
+    ceiling = sum(-math.log(o.p) for o in assessed.outcomes if o.channel == "opponent" and o.counted)
     return {
         "score": peche.outcome_of(state).score,
         "suspicion": assessed.suspicion,
@@ -195,6 +207,7 @@ def _judged(seed: str, moves: list[str], source: str) -> dict[str, Any]:
         # the table expected to
         "opponent": (tally["count"], tally["count"] - tally["good"], tally["count"] - tally["expected"]),
         "source": source,
+        "ceiling": ceiling,
     }
 
 
@@ -242,9 +255,48 @@ def _deal(job: tuple[str, int, int, int, float]) -> dict[str, Any]:
 def _search_budgets(margin: float) -> list[tuple[str, float]]:
     return [
         (f"search, figure under the game threshold less {margin:g}", fairplay.FLAG_THRESHOLD - margin),
-        ("search, figure under a fifth of the week threshold", fairplay.WEEK_THRESHOLD / WEEK),
         ("search, no budget", math.inf),
     ]
+
+
+WEEK_SEARCH = "search, the week's figure under the week threshold less the margin"
+
+
+def _week(job: tuple[list[str], int, int, float]) -> dict[str, Any]:
+    """A cheater who plays the ``WEEK`` deals of a week in order, the deck known, and keeps
+    the week's figure (its earlier games and this one, as the week rule reads them) under the
+    week threshold less ``margin`` at every ask, each game under the game threshold too:
+    the strongest cheater of a week that knows the rule. Its line of each deal, judged."""
+    seeds, width, lines, margin = job
+    before: tuple[float, ...] | None = None
+    out = {}
+    costs = {}
+    for seed in seeds:
+        deck = shuffled_deck(seed)
+        own = [x for x in table_lines(seed, deck, lines) if _within_week(seed, x, before, margin)]
+        cost = SearchCost()
+        budget = fairplay.WEEK_THRESHOLD - margin
+        found = beam_line(deck, budget, width, cost, before=before or (0.0,) * detector.PROFILE_LENGTH)
+        fit = [x for x in (found, *own) if x is not None]
+        line = max(fit, key=lambda x: (x.score, -x.suspicion)) if fit else None
+        if line is None:  # nothing fits: it plays honest greedy (the week's figure falls)
+            moves, _, _ = players.play(deck, dict(players.PANEL)[GREEDY], random.Random(f"{seed}/greedy"))
+            line = Line(tuple(moves), 0, 0.0, "table")
+        out[seed] = _judged(seed, list(line.moves), line.source)
+        profile = out[seed]["profile"]
+        before = tuple(profile) if before is None else tuple(a + b for a, b in zip(before, profile))
+        costs[seed] = (cost.lines, cost.seconds, cost.judging)
+    return {"lines": out, "costs": costs}
+
+
+def _within_week(seed: str, line: Line, before: tuple[float, ...] | None, margin: float) -> bool:
+    """Whether a table-only line the cheater played itself keeps the week under budget."""
+    if line.suspicion >= fairplay.FLAG_THRESHOLD:
+        return False
+    if before is None:
+        return line.suspicion < fairplay.WEEK_THRESHOLD - margin
+    _, assessed = fairplay.replay_assessed(seed, list(line.moves))
+    return fairplay.figure([a + b for a, b in zip(before, assessed.profile)]) < fairplay.WEEK_THRESHOLD - margin
 
 
 def _budgeted_name(t: float) -> str:
@@ -329,12 +381,14 @@ def _cheaters_section(deals: list[dict[str, Any]], field: int) -> list[str]:
         f"Rank 1 outright: a score above every one of the field's {field:,}. Above the top "
         f"{TOP_SHARE:.1%}: above the lowest score of the field's best {top_count}. Weeks: the deals "
         f"taken {WEEK} at a time in order, at the week threshold. Figures: the mean of each channel "
-        "of the game's figure (nats: asks / opponent / player's draws). Opponent finds: the share of "
-        "the opponent's counted asks that found a card of the player's, beside the table's expectation.",
+        "of the game's figure (nats: " + " / ".join(CHANNELS) + "). Opponent finds: the share of "
+        "the opponent's counted asks that found a card of the player's, beside the table's expectation. "
+        "Ceiling: the most the opponent's asks could have said of the line had none of them found a card "
+        "(the sum of −log of each no-find's chance), the mean over deals.",
         "",
         "| player | rank 1 outright | above the top 0.1 % | games flagged | weeks flagged | mean score "
-        "| gain over greedy | mean figure | figures: asks / opponent / draws | opponent finds |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| gain over greedy | mean figure | figures by channel | opponent finds | ceiling |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name in names:
         rows = [d["cheaters"][name] for d in deals]
@@ -352,7 +406,8 @@ def _cheaters_section(deals: list[dict[str, Any]], field: int) -> list[str]:
             f"| {_rate(sum(fairplay.accumulate(w).flagged for w in weeks), len(weeks))} "
             f"| {statistics.mean(row['score'] for row in rows):.0f} | {gain:+.0f} "
             f"| {statistics.mean(row['suspicion'] for row in rows):+.2f} (max {max(row['suspicion'] for row in rows):.2f}) "
-            f"| {_channels([row['channels'] for row in rows])} | {_finds([row['opponent'] for row in rows])} |"
+            f"| {_channels([row['channels'] for row in rows])} | {_finds([row['opponent'] for row in rows])} "
+            f"| {statistics.mean(row['ceiling'] for row in rows):.2f} |"
         )
     field_scores = [s for d in deals for s in d["scores"]]
     lines += [
@@ -362,7 +417,7 @@ def _cheaters_section(deals: list[dict[str, Any]], field: int) -> list[str]:
         f"the player's on {_finds([tuple(d['finds']) for d in deals])} of its counted asks.",
         "",
     ]
-    for name, _ in _search_budgets(_margin_of(names)):
+    for name in [*(n for n, _ in _search_budgets(_margin_of(names))), WEEK_SEARCH]:
         sources = [d["cheaters"][name]["source"] for d in deals]
         own = sum(s != "search" for s in sources)
         cost = [d["costs"][name] for d in deals]
@@ -389,8 +444,9 @@ def _honest_section(results: list[dict[str, Any]], survival: list[dict[str, Any]
         "",
         f"Each policy on the same deals; weeks of {WEEK} and histories of {HISTORY} consecutive deals "
         f"(week threshold {fairplay.WEEK_THRESHOLD:.2f} nats, history {fairplay.HISTORY_THRESHOLD:.2f}). "
-        "Mean evidence ratio: the mean over games of exp(figure) of each channel (asks / opponent / "
-        "player's draws), at most 1 in expectation for a table-only policy (Ville's premise); "
+        "Mean evidence ratio: the mean over games of exp(figure) of each channel ("
+        + " / ".join(CHANNELS)
+        + "), at most 1 in expectation for a table-only policy (Ville's premise); "
         "the largest game figure in the last column.",
         "",
         "| policy | games flagged | weeks flagged | histories flagged | mean evidence ratio by channel | largest figure |",
@@ -495,7 +551,17 @@ def main(argv: list[str] | None = None) -> None:
         deals_f = [pool.submit(_deal, job) for job in deal_jobs]
         honest_f = [pool.submit(_honest, (name, args.honest, args.base)) for name in names]
         survival_f = [pool.submit(_survival, (run, args.base, BUDGETS[0])) for run in range(args.runs)]
+        week_f = [
+            pool.submit(_week, ([job[0] for job in deal_jobs[w : w + WEEK]], args.width, args.lines, args.margin))
+            for w in range(0, len(deal_jobs) - WEEK + 1, WEEK)
+        ]
         deals = [f.result() for f in deals_f]
+        for week in (f.result() for f in week_f):
+            for deal in deals:
+                if deal["seed"] in week["lines"]:
+                    deal["cheaters"][WEEK_SEARCH] = week["lines"][deal["seed"]]
+                    deal["costs"][WEEK_SEARCH] = week["costs"][deal["seed"]]
+        deals = [d for d in deals if WEEK_SEARCH in d["cheaters"]]  # whole weeks only
         honest = [f.result() for f in honest_f]
         survival = [f.result() for f in survival_f]
     text = report(argv, deals, honest, survival, time.monotonic() - started, args)

@@ -43,10 +43,12 @@ from games.rules.peche import ENGINE, OPPONENT, PLAYER, PecheState
 from .posterior import Posterior
 
 # The peek rates the alternative of the player's own asks is averaged over, and their
-# weights: half on "always" (a player who sees the cards uses them), half spread over 10 %,
-# 20 %, … 90 %.
+# weights: half on none (θ = 0, no tilt: a factor of 1, not stored), a quarter on "always"
+# (a player who sees the cards uses them), a quarter spread over 10 %, 20 %, … 90 %. The
+# weight on none keeps a channel's average at log 2 or more whatever its games say: a
+# cheater cannot bank a channel it leaves alone (asks that miss, say) to pay for another.
 THETAS: tuple[float, ...] = tuple(i / 10 for i in range(1, 11))
-PRIOR: tuple[float, ...] = (*(0.5 / 9,) * 9, 0.5)
+PRIOR: tuple[float, ...] = (*(0.25 / 9,) * 9, 0.25)
 # The other outcomes hidden cards decide (``Outcome``) are weighed against odds tilted
 # ρ-fold toward what serves the player; half the weight on ρ = 1 (no tilt: a channel a
 # cheater leaves alone costs its figure at most log 2), half spread over the rest.
@@ -79,11 +81,13 @@ SURE = 1e-9
 
 
 def log_mean_exp(values: Sequence[float], prior: Sequence[float] = PRIOR) -> float:
-    """log Σ prior[i]·exp(values[i]): the log of the alternative averaged over its grid."""
-    top = max(values)
+    """log (Σ prior[i]·exp(values[i]) + the weight the prior leaves): the log of the
+    alternative averaged over its grid, the weight not on the grid on no tilt (a factor 1)."""
+    rest = max(0.0, 1.0 - sum(prior))
+    top = max(max(values), 0.0 if rest > 1e-12 else -math.inf)
     if top == -math.inf:
         return -math.inf
-    return top + math.log(sum(w * math.exp(v - top) for w, v in zip(prior, values)))
+    return top + math.log(sum(w * math.exp(v - top) for w, v in zip(prior, values)) + rest * math.exp(-top))
 
 
 def segments(profile: Sequence[float]) -> dict[str, float]:
