@@ -232,10 +232,10 @@ def _player_games(judged: list[tuple[Any, Any, Any]]) -> dict[tuple[int, str], l
     those); elsewhere it is left out of the history (``unjudged``).
 
     Cost, a player with 400 ranked results (SQLite, the test settings, a 2-core AMD EPYC KVM
-    guest under load, best of 60, 2026-12-08; a one-off timing, not a benchmark): this read
+    guest under load, best of 60, 2026-12-07; a one-off timing, not a benchmark): this read
     takes 5.2 ms where the week's read before it (its 7 days, whole evidence) took 0.65 ms;
     the history's sum and judgement 0.16 ms; the whole verification of that game 35 ms. It
-    grows with the player's games (a row of 22 numbers each); Postgres not measured."""
+    grows with the player's games (a row of 15 numbers each); Postgres not measured."""
     if not judged:
         return {}
     dates = [attempt.challenge.date for attempt, _, _ in judged]
