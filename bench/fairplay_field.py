@@ -121,15 +121,16 @@ class SearchCost:
 
 
 def beam_line(
-    deck: list[str], budget: float, width: int, cost: SearchCost, before: tuple[float, ...] | None = None
+    deck: list[str], budget: float, width: int, cost: SearchCost, limits: list[tuple[tuple[float, ...], float]] = ()
 ) -> Line | None:
     """The best line the search finds with the deck known whose figure stays under
     ``budget`` at every ask (so at the end). A beam over the player's asks: each kept line
     is extended by every rank in hand, played by the rules with the detector's watcher,
     judged, dropped at the budget; the ``width`` best by ``_value`` (lower figure first
-    among equals) go on. With ``before`` (the sum of the profiles of the week's earlier
-    games), the figure judged is the week's: those games and this one's so far, at one rate,
-    as the week rule reads them; and the game's own stays under the game threshold too."""
+    among equals) go on. ``limits``: more budgets a line must keep at every ask, each the sum
+    of the profiles of earlier games (of its week, of its history) and the threshold that
+    the sum with this game's profile so far must stay under, as the week and history rules
+    read them."""
     started = time.process_time()
     watcher = fairplay.Watcher()
     state = peche.deal(list(deck), watcher)
@@ -145,13 +146,13 @@ def beam_line(
                 peche.ask(twin, rank, seen)
                 judged = _figure(seen)
                 suspicion = judged.suspicion
-                if before is not None:
-                    if suspicion >= fairplay.FLAG_THRESHOLD:
-                        continue
-                    suspicion = fairplay.figure([a + b for a, b in zip(before, judged.profile)])
+                over = any(
+                    fairplay.figure([a + b for a, b in zip(before, judged.profile)]) >= threshold
+                    for before, threshold in limits
+                )
                 cost.judging += time.process_time() - t0
                 cost.lines += 1
-                if suspicion >= budget:
+                if over or suspicion >= budget:
                     continue
                 line = (*moves, rank)
                 if twin.over:
@@ -259,44 +260,51 @@ def _search_budgets(margin: float) -> list[tuple[str, float]]:
     ]
 
 
-WEEK_SEARCH = "search, the week's figure under the week threshold less the margin"
+WEEK_SEARCH = "search, its week's figure under the week threshold less the margin"
+HISTORY_SEARCH = "search, its history's and its week's figures under their thresholds less the margin"
 
 
-def _week(job: tuple[list[str], int, int, float]) -> dict[str, Any]:
-    """A cheater who plays the ``WEEK`` deals of a week in order, the deck known, and keeps
-    the week's figure (its earlier games and this one, as the week rule reads them) under the
-    week threshold less ``margin`` at every ask, each game under the game threshold too:
-    the strongest cheater of a week that knows the rule. Its line of each deal, judged."""
-    seeds, width, lines, margin = job
-    before: tuple[float, ...] | None = None
-    out = {}
+def _sequence(job: tuple[list[str], int, int, float, bool]) -> dict[str, Any]:
+    """A cheater who plays the deals in order, the deck known, and knows the rules it must
+    pass: each game under the game threshold, the week (its block of ``WEEK`` deals so far)
+    under the week threshold, and with ``history`` every game so far under the history
+    threshold, each less ``margin``, at every ask. Where nothing fits it plays honest
+    greedy. Its line of each deal, judged."""
+    seeds, width, lines, margin, history = job
+    zero = (0.0,) * detector.PROFILE_LENGTH
+    lifetime, week = zero, zero
+    out: dict[str, dict[str, Any]] = {}
     costs = {}
-    for seed in seeds:
+    for i, seed in enumerate(seeds):
+        if i % WEEK == 0:
+            week = zero
+        limits = [(week, fairplay.WEEK_THRESHOLD - margin)]
+        if history:
+            limits.append((lifetime, fairplay.HISTORY_THRESHOLD - margin))
         deck = shuffled_deck(seed)
-        own = [x for x in table_lines(seed, deck, lines) if _within_week(seed, x, before, margin)]
         cost = SearchCost()
-        budget = fairplay.WEEK_THRESHOLD - margin
-        found = beam_line(deck, budget, width, cost, before=before or (0.0,) * detector.PROFILE_LENGTH)
+        found = beam_line(deck, fairplay.FLAG_THRESHOLD - margin, width, cost, limits)
+        own = [x for x in table_lines(seed, deck, lines) if _within(seed, x, limits, margin)]
         fit = [x for x in (found, *own) if x is not None]
-        line = max(fit, key=lambda x: (x.score, -x.suspicion)) if fit else None
-        if line is None:  # nothing fits: it plays honest greedy (the week's figure falls)
+        if fit:
+            line = max(fit, key=lambda x: (x.score, -x.suspicion))
+        else:
             moves, _, _ = players.play(deck, dict(players.PANEL)[GREEDY], random.Random(f"{seed}/greedy"))
-            line = Line(tuple(moves), 0, 0.0, "table")
+            line = Line(tuple(moves), 0, 0.0, "honest greedy: nothing fit")
         out[seed] = _judged(seed, list(line.moves), line.source)
         profile = out[seed]["profile"]
-        before = tuple(profile) if before is None else tuple(a + b for a, b in zip(before, profile))
+        week = tuple(a + b for a, b in zip(week, profile))
+        lifetime = tuple(a + b for a, b in zip(lifetime, profile))
         costs[seed] = (cost.lines, cost.seconds, cost.judging)
     return {"lines": out, "costs": costs}
 
 
-def _within_week(seed: str, line: Line, before: tuple[float, ...] | None, margin: float) -> bool:
-    """Whether a table-only line the cheater played itself keeps the week under budget."""
-    if line.suspicion >= fairplay.FLAG_THRESHOLD:
+def _within(seed: str, line: Line, limits: list[tuple[tuple[float, ...], float]], margin: float) -> bool:
+    """Whether a table-only line the cheater played itself keeps every budget."""
+    if line.suspicion >= fairplay.FLAG_THRESHOLD - margin:
         return False
-    if before is None:
-        return line.suspicion < fairplay.WEEK_THRESHOLD - margin
     _, assessed = fairplay.replay_assessed(seed, list(line.moves))
-    return fairplay.figure([a + b for a, b in zip(before, assessed.profile)]) < fairplay.WEEK_THRESHOLD - margin
+    return all(fairplay.figure([a + b for a, b in zip(before, assessed.profile)]) < t for before, t in limits)
 
 
 def _budgeted_name(t: float) -> str:
@@ -417,7 +425,7 @@ def _cheaters_section(deals: list[dict[str, Any]], field: int) -> list[str]:
         f"the player's on {_finds([tuple(d['finds']) for d in deals])} of its counted asks.",
         "",
     ]
-    for name in [*(n for n, _ in _search_budgets(_margin_of(names))), WEEK_SEARCH]:
+    for name in [*(n for n, _ in _search_budgets(_margin_of(names))), WEEK_SEARCH, HISTORY_SEARCH]:
         sources = [d["cheaters"][name]["source"] for d in deals]
         own = sum(s != "search" for s in sources)
         cost = [d["costs"][name] for d in deals]
@@ -548,19 +556,23 @@ def main(argv: list[str] | None = None) -> None:
     names = [name for name, _ in players.PANEL + players.ADVERSARIES]
     with ProcessPoolExecutor(max_workers=2) as pool:
         # the longest jobs first, so that the two processes end together
+        whole = len(deal_jobs) // WEEK * WEEK  # whole weeks only
+        seeds = [job[0] for job in deal_jobs[:whole]]
+        # one job plays every deal in order: the longest, so it starts first
+        history_f = pool.submit(_sequence, (seeds, args.width, args.lines, args.margin, True))
         deals_f = [pool.submit(_deal, job) for job in deal_jobs]
         honest_f = [pool.submit(_honest, (name, args.honest, args.base)) for name in names]
         survival_f = [pool.submit(_survival, (run, args.base, BUDGETS[0])) for run in range(args.runs)]
         week_f = [
-            pool.submit(_week, ([job[0] for job in deal_jobs[w : w + WEEK]], args.width, args.lines, args.margin))
-            for w in range(0, len(deal_jobs) - WEEK + 1, WEEK)
+            pool.submit(_sequence, (seeds[w : w + WEEK], args.width, args.lines, args.margin, False))
+            for w in range(0, whole, WEEK)
         ]
         deals = [f.result() for f in deals_f]
-        for week in (f.result() for f in week_f):
+        for name, done in [*((WEEK_SEARCH, f.result()) for f in week_f), (HISTORY_SEARCH, history_f.result())]:
             for deal in deals:
-                if deal["seed"] in week["lines"]:
-                    deal["cheaters"][WEEK_SEARCH] = week["lines"][deal["seed"]]
-                    deal["costs"][WEEK_SEARCH] = week["costs"][deal["seed"]]
+                if deal["seed"] in done["lines"]:
+                    deal["cheaters"][name] = done["lines"][deal["seed"]]
+                    deal["costs"][name] = done["costs"][deal["seed"]]
         deals = [d for d in deals if WEEK_SEARCH in d["cheaters"]]  # whole weeks only
         honest = [f.result() for f in honest_f]
         survival = [f.result() for f in survival_f]
