@@ -20,17 +20,24 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import math
+import os
 import random
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from bench.provenance import commit, cpu
+from bench.verification import export_tree
 from games import fairplay
 from games.fairplay import detector, players
 from games.rules.cards import shuffled_deck
-from games.rules.peche import ENGINE
 from harness.stats import wilson
 
 WEEK = 5
@@ -138,7 +145,7 @@ def _ceiling(profiles: list[tuple[float, ...]]) -> tuple[float, float]:
     return game, week
 
 
-def report(results: list[dict], deals: int, base: int, seconds: float) -> str:
+def report(results: list[dict], deals: int, base: int, seconds: float, against: str | None = None) -> str:
     lines = [
         f"# Fair play, {dt.date.today().isoformat()}, at {commit()}",
         "",
@@ -202,7 +209,7 @@ def report(results: list[dict], deals: int, base: int, seconds: float) -> str:
         f"CPU per game, play and judgement: median {statistics.median(cost) * 1000:.1f} ms "
         f"(the solver-guided players search the deal on top).",
         "",
-        _verification_cost(deals, base),
+        _verification_cost(deals, base, against),
         "",
         *_channels_table(results),
         "",
@@ -210,30 +217,79 @@ def report(results: list[dict], deals: int, base: int, seconds: float) -> str:
     return "\n".join(lines)
 
 
-def _verification_cost(deals: int, base: int) -> str:
+# Times verification's replay of the games in a JSON file (``[[seed, moves], ...]``), alone
+# and with the judgement, in whichever tree it runs in (PYTHONPATH, cwd): the same code for
+# this tree and for ``--against``'s, whose files need not know of it.
+_JUDGE_CPU = """
+import json, sys, time
+from games import fairplay
+from games.rules.peche import ENGINE
+games = json.load(open(sys.argv[1]))
+started = time.process_time()
+for seed, moves in games:
+    ENGINE.replay({"seed": seed}, moves)
+alone = time.process_time() - started
+started = time.process_time()
+for seed, moves in games:
+    fairplay.replay_assessed(seed, moves)
+judged = time.process_time() - started
+print(json.dumps([alone / len(games), judged / len(games)]))
+"""
+
+
+def _judge_cpu(tree: Path, games_file: Path) -> tuple[float, float]:
+    done = subprocess.run(
+        [sys.executable, "-c", _JUDGE_CPU, str(games_file)],
+        cwd=tree,
+        env=dict(os.environ, PYTHONPATH=str(tree)),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    alone, judged = json.loads(done.stdout)
+    return alone, judged
+
+
+def _verification_cost(deals: int, base: int, against: str | None = None) -> str:
     """What judging adds to verification's replay: the random player's games replayed from
     seed and asks, alone and with the judgement, in alternating rounds (a drifting machine
-    weighs on both alike)."""
+    weighs on both alike), each round a fresh process; with ``against``, that commit's code
+    (``git archive``) in turns with this tree's, on the same games."""
     games = []
     for i in range(base, base + deals):
         seed = f"fairplay-{i}"
         moves, _, _ = players.play(shuffled_deck(seed), players.uniform, random.Random(f"{seed}/random"))
         games.append((seed, moves))
-    alone, judged = [], []
-    for _ in range(3):
-        started = time.process_time()
-        for seed, moves in games:
-            ENGINE.replay({"seed": seed}, moves)
-        alone.append((time.process_time() - started) / len(games))
-        started = time.process_time()
-        for seed, moves in games:
-            fairplay.replay_assessed(seed, moves)
-        judged.append((time.process_time() - started) / len(games))
-    a, j = statistics.median(alone) * 1000, statistics.median(judged) * 1000
-    return (
+    trees = {"this tree": Path(__file__).resolve().parent.parent}
+    if against:
+        trees[against] = export_tree(against)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(games, f)
+    try:
+        rounds: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
+        for _ in range(3):
+            for name, tree in trees.items():
+                rounds[name].append(_judge_cpu(tree, Path(f.name)))
+    finally:
+        os.unlink(f.name)
+        for name, tree in trees.items():
+            if name != "this tree":
+                shutil.rmtree(tree, ignore_errors=True)
+    a, j = (statistics.median(r[k] for r in rounds["this tree"]) * 1000 for k in (0, 1))
+    text = (
         f"Verification's replay of a ranked game (the random player's {len(games)} games, median of 3 rounds): "
         f"{a:.2f} ms alone, {j:.2f} ms with the judgement ({j / a:.0f}×)."
     )
+    if against:
+        oa, oj = (statistics.median(r[k] for r in rounds[against]) * 1000 for k in (0, 1))
+        text += (
+            f" At {against}, in turns with it on the same games: {oa:.2f} ms alone, {oj:.2f} ms with the judgement; "
+            f"the judgement's cost here ×{j / oj:.2f} of {against}'s (rounds, this tree / {against}: "
+            + ", ".join(f"{x[1] * 1000:.2f} / {y[1] * 1000:.2f}" for x, y in zip(rounds["this tree"], rounds[against]))
+            + ")."
+        )
+    return text
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -242,12 +298,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--base", type=int, default=100_000)
     parser.add_argument("--only", default="", help="only the player types whose name contains this")
     parser.add_argument("--out", default="", help="write the report there too")
+    parser.add_argument("--against", help="a commit whose judgement is timed in turns with this tree's")
     args = parser.parse_args(argv)
     names = [name for name, _ in players.PANEL + players.CHEATERS if args.only in name]
     started = time.monotonic()
     with ProcessPoolExecutor() as pool:
         results = list(pool.map(_type, [(name, args.deals, args.base) for name in names]))
-    text = report(results, args.deals, args.base, time.monotonic() - started)
+    text = report(results, args.deals, args.base, time.monotonic() - started, args.against)
     print(text)
     if args.out:
         with open(args.out, "w") as f:
