@@ -232,14 +232,11 @@ class Watcher(Posterior):
             )
         )
 
-    def choice(self, state: PecheState, rank: str, misses: dict[str, tuple[int, int]] | None = None) -> None:
-        # Its ask serves the player when it names no rank the player holds. The chances of
-        # the ranks it could ask are read once, for the chance of a find and for what its
-        # choice teaches.
-        misses = self.misses(state) if misses is None else misses
-        finds = self.opponent_finds(state, misses)
+    def choice(self, state: PecheState, rank: str) -> None:
+        # Its ask serves the player when it names no rank the player holds.
+        finds = self.opponent_finds(state)
         self.outcomes.append(Outcome("opponent", 1.0 - finds, rank not in state.hands[PLAYER]))
-        super().choice(state, rank, misses)
+        super().choice(state, rank)
 
     def drew(self, state: PecheState, seat: int, card: str, reason: str) -> None:
         if not self.draws:

@@ -1,5 +1,6 @@
 """The detector's other channel: whether the opponent's asks find the player's cards
-(games/fairplay/, docs/fairplay.md §3). Pure: no Django, no database."""
+(games/fairplay/, docs/fairplay.md §3); that its chance is the opponent's rule read on the
+posterior is tests/games/test_fairplay.py's. Pure: no Django, no database."""
 
 from __future__ import annotations
 
@@ -11,65 +12,7 @@ import pytest
 from games import fairplay
 from games.fairplay import players
 from games.fairplay.detector import Outcome
-from games.fairplay.posterior import Posterior, mask_of
-from games.rules import peche
 from games.rules.cards import shuffled_deck
-from games.rules.peche import PLAYER, PecheState, opponent_miss
-from tests.games.test_fairplay import SetBySet
-
-
-def plain_finds(plain: SetBySet, state: PecheState) -> float:
-    """The chance that the opponent's next ask names a rank the player holds, by the
-    definition: for each set of ranks it may hold, its rule (a rank it knows the player
-    holds if any, else one of its ranks with the highest chance, ties alike)."""
-    mine = mask_of(state.hands[PLAYER])
-    known = mask_of(state.knowledge.known)
-    total = found = 0.0
-    for held, w in plain.belief.items():
-        total += w
-        if held & known:
-            found += w
-            continue
-        chances = {}
-        for q in range(13):
-            if held >> q & 1:
-                rank = peche.RANKS[q]
-                n, d = opponent_miss(state, rank)
-                chances[q] = 1 - n / d
-        top = max(chances.values())
-        tied = [q for q, c in chances.items() if math.isclose(c, top, rel_tol=0, abs_tol=1e-12)]
-        found += w * sum(1 for q in tied if mine >> q & 1) / len(tied)
-    return found / total
-
-
-class Finds(peche.Observer):
-    """Before each of the opponent's choices: the lumped and the plain chance of a find."""
-
-    def __init__(self, lumped: Posterior, plain: SetBySet) -> None:
-        self.lumped, self.plain, self.pairs = lumped, plain, []
-
-    def choice(self, state: PecheState, rank: str) -> None:
-        self.pairs.append((self.lumped.opponent_finds(state), plain_finds(self.plain, state)))
-
-
-def test_the_chance_of_a_find_is_the_opponents_rule_over_every_set():
-    """At every choice of the opponent in 60 games, the chance that its ask finds a card of
-    the player (the lumped posterior, levels of chance) is the plain one (set by set, the
-    rule read as written), to rounding; and both kinds of answer occur."""
-    worst, finds = 0.0, []
-    for i in range(60):
-        lumped, plain = Posterior(), SetBySet()
-        watch = Finds(lumped, plain)
-        # the reader first: it must see the posterior before the choice teaches it
-        both = peche.Observers(watch, lumped, plain)
-        state = peche.deal(shuffled_deck(f"finds-{i}"), both)
-        rng = random.Random(i)
-        while not state.over:
-            peche.ask(state, rng.choice(tuple(state.hands[0])), both)
-        worst = max([worst, *(abs(a - b) for a, b in watch.pairs)])
-        finds += [a for a, _ in watch.pairs]
-    assert worst < 1e-9
-    assert any(0.05 < p < 0.95 for p in finds) and any(p == 1.0 for p in finds) and any(p == 0.0 for p in finds)
 
 
 @pytest.mark.parametrize("p", [0.01, 0.3, 0.77, 0.99])
