@@ -15,9 +15,8 @@ is centred at 0 with standard error √Σ chance·(1 − chance), on every chann
 
 For each policy and channel: the pooled excess in standard errors (z), the same by bucket
 of the table's chance, and the mean of the per-game standardised excess of the asks (the
-figure ``bench.fairplay`` reports; it is *not* centred at 0 even for exact chances: a
-game's asks and their spread depend on its hits, so this table reports both). The panel's
-policies share their deals, so their z are not independent. Deterministic given the
+figure ``bench.fairplay`` reports). The panel's policies share their deals, so their z are
+not independent (the panel's pooled z overstates the evidence). Deterministic given the
 arguments; only the time taken varies.
 """
 
