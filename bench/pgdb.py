@@ -47,6 +47,10 @@ def setup_django(redis_override: str) -> None:
     os.environ["DATABASE_URL"] = URL
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    # The deals of the benchmark's days are the same on every clone: with the install's own
+    # secret (config/settings/base.py) each clone dealt other cards, and the fair-play
+    # judgement of a game costs 2 ms on one deal and 130 ms on another (bench.analysis_field).
+    os.environ.setdefault("DAILY_SEED_SECRET", "bench-daily-seed")
     os.environ["REDIS_URL"] = own_redis(redis_override)
     ensure_database()
     import django

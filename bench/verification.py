@@ -3,10 +3,15 @@ worker, which replays each from seed + asks, writes its result and ranks it.
 
     .venv/bin/python -m bench.verification --attempts 10000 --rate 300 --concurrency 2
 
-Every attempt has asks of its own (a random player's complete game of the day), so that each
-verification judges its game for fair play as on a real day; ``--same-line`` gives every
-attempt the same asks instead (the figures before 2026-12-03: fairplay.assess
-keeps a finished game, so only the first attempt was judged).
+Every attempt has asks of its own, a day's field as players make it: ``--field panel`` (the
+default) gives each the game of a player of the honest panel's mix (games/fairplay/players.py
+PANEL, in turn: habits that repeat one another's lines, memory, greedy, soft-max, random);
+``--field random`` a player who asks at random (little shared beyond the first asks);
+``--field both`` runs the two side by side. ``--same-line`` gives every attempt the same asks
+instead. The deal is fixed (bench/pgdb.py's seed secret): the fair-play judgement's cost
+depends on the deal far more than on the code (bench.analysis_field), and a figure taken on
+another clone's deal is not comparable. The worker runs with DEBUG off, as in production
+(Django's debug cursor keeps every query).
 
 Phase 1 enqueues every attempt at once (throughput: results/s). Phase 2 offers a fixed
 rate (default 300/s) and reports submit-to-ranked latency p50/p99 (ranked = in the Redis
@@ -32,6 +37,7 @@ temporary folder; the same virtualenv, database and attempts) and one of this tr
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import statistics
 import subprocess
@@ -53,6 +59,9 @@ os.environ.setdefault("REDIS_HOT_TIMEOUT", "2")
 
 
 SAME_LINE = False  # --same-line
+FIELD = "panel"  # --field
+DAY = dt.date(1999, 6, 1)
+_LINES: dict[tuple[str, str, int], list[list[str]]] = {}  # (seed, field, n) → lines, made once a run
 
 
 def random_line(seed: str, rng) -> list[str]:
@@ -67,25 +76,43 @@ def random_line(seed: str, rng) -> list[str]:
     return moves
 
 
-def make_attempts(n: int, tag: str):
-    import datetime as dt
+def panel_lines(seed: str, n: int, rng) -> list[list[str]]:
+    """``n`` games of the deal by the honest panel's players in turn."""
+    from games.fairplay import players
+    from games.rules.base import deck_for
+
+    deck = deck_for(seed, None)
+    return [players.play(list(deck), players.PANEL[i % len(players.PANEL)][1], rng)[0] for i in range(n)]
+
+
+def lines_of(seed: str, field: str, n: int) -> list[list[str]]:
     import random
 
+    key = (seed, field, n)
+    if key not in _LINES:
+        rng = random.Random(f"verification/{field}")  # the same lines on every run
+        _LINES[key] = panel_lines(seed, n, rng) if field == "panel" else [random_line(seed, rng) for _ in range(n)]
+    return _LINES[key]
+
+
+def make_attempts(n: int, tag: str, field: str | None = None):
     from challenges.models import Attempt
     from harness.fixtures import finished_attempts
     from leaderboard.models import Result
 
-    day = dt.date(1999, 1, 1) + dt.timedelta(days=sum(map(ord, tag)) % 300)
+    # One day, one deal, for every phase (``tag``: which, for the log) and field: they differ
+    # by their lines only.
+    day = DAY
     # A second run on the same day found the first run's results already ranked: 5,255/s
     # and a p50 of -88,124 s. The day starts empty instead.
     Result.objects.filter(challenge__date=day).delete()
     Attempt.objects.filter(challenge__date=day).delete()
     challenge, ids = finished_attempts(n, day=day)
     if not SAME_LINE:
-        rng = random.Random(f"verification/{tag}")  # the same lines on every run
-        attempts = list(Attempt.objects.filter(pk__in=ids))
-        for attempt in attempts:
-            attempt.moves = random_line(challenge.seed, rng)
+        lines = lines_of(challenge.seed, field or FIELD, n)
+        attempts = list(Attempt.objects.filter(pk__in=ids).order_by("pk"))
+        for attempt, line in zip(attempts, lines):
+            attempt.moves = line
         Attempt.objects.bulk_update(attempts, ["moves"], batch_size=2000)
     return challenge, ids
 
@@ -128,7 +155,7 @@ def start_worker(concurrency: int, log: Path, tree: Path | None = None) -> Celer
     WARNING so that logging every verification does not weigh on the figures. ``tree``:
     run it from that tree of the code instead of this one."""
     log.unlink(missing_ok=True)
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings.local")
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings.local", DJANGO_DEBUG="0")
     worker = CeleryWorker(env, log) if tree is None else TreeWorker(env, log, tree)
     worker.start(concurrency, loglevel="WARNING")
     return worker
@@ -231,7 +258,7 @@ def cpu_line(cpu: dict[str, float], n: int) -> str:
     )
 
 
-def throughput(concurrency: int, tree: Path | None, attempts: int) -> dict[str, float]:
+def throughput(concurrency: int, tree: Path | None, attempts: int, field: str | None = None) -> dict[str, float]:
     """Phase 1 with a worker of its own (``tree``: another tree's code): every attempt
     enqueued at once, the rate until all are ranked and the CPU it cost."""
     import redis
@@ -243,7 +270,7 @@ def throughput(concurrency: int, tree: Path | None, attempts: int) -> dict[str, 
 
     worker = start_worker(concurrency, Path("/tmp/bench-verify-worker.log"), tree)
     try:
-        challenge, ids = make_attempts(attempts, "t")
+        challenge, ids = make_attempts(attempts, "t", field)
         lb_services.rebuild_index(challenge_id=challenge.pk)  # the day's index exists, empty
         meter = CpuMeter(worker, redis.Redis.from_url(settings.REDIS_URL), DB)
         meter.start()
@@ -269,33 +296,49 @@ def throughput(concurrency: int, tree: Path | None, attempts: int) -> dict[str, 
     }
 
 
+def fields_of(args) -> list[str]:
+    return ["panel", "random"] if args.field == "both" else [args.field]
+
+
 def against(args) -> None:
-    """Phase 1 in turns: ``--against``'s worker, then this tree's, ``--rounds`` times."""
+    """Phase 1 in turns: ``--against``'s worker, then this tree's, ``--rounds`` times, on
+    each field; the worker-CPU ratio of this tree to the other beside the medians."""
     from bench.provenance import commit, machine
 
     tree = export_tree(args.against)
     this = commit()
-    print(f"{machine()}; this tree {this}, against {args.against} (exported to {tree})")
-    print("| round | code | results/s | load (1 min) | CPU ms per result: worker | postgres | redis | bench | total |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    runs: dict[str, list[dict[str, float]]] = {args.against: [], "this": []}
-    for r in range(1, args.rounds + 1):
-        for name, where in ((args.against, tree), ("this", None)):
-            run = throughput(args.concurrency, where, args.attempts)
-            runs[name].append(run)
-            ms = {k: run[f"cpu_{k}"] * 1000 / run["n"] for k in ("worker", "postgres", "redis", "bench")}
-            print(
-                f"| {r} | {name} | {run['rate']:,.0f} | {run['load']:.2f} | {ms['worker']:.3f} | "
-                f"{ms['postgres']:.3f} | {ms['redis']:.3f} | {ms['bench']:.3f} | {sum(ms.values()):.3f} |",
-                flush=True,
-            )
-    for name, rs in runs.items():
+    print(f"{machine()}; this tree {this}, against {args.against} (exported to {tree}); day {DAY}")
+    print(
+        "| field | round | code | results/s | load (1 min) | CPU ms per result: worker | postgres | redis | bench | total |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    runs: dict[tuple[str, str], list[dict[str, float]]] = {}
+    for field in fields_of(args):
+        for r in range(1, args.rounds + 1):
+            for name, where in ((args.against, tree), ("this", None)):
+                run = throughput(args.concurrency, where, args.attempts, field)
+                runs.setdefault((field, name), []).append(run)
+                ms = {k: run[f"cpu_{k}"] * 1000 / run["n"] for k in ("worker", "postgres", "redis", "bench")}
+                print(
+                    f"| {field} | {r} | {name} | {run['rate']:,.0f} | {run['load']:.2f} | {ms['worker']:.3f} | "
+                    f"{ms['postgres']:.3f} | {ms['redis']:.3f} | {ms['bench']:.3f} | {sum(ms.values()):.3f} |",
+                    flush=True,
+                )
+    medians: dict[tuple[str, str], float] = {}
+    for (field, name), rs in runs.items():
         rate = statistics.median(r["rate"] for r in rs)
-        worker = statistics.median(r["cpu_worker"] * 1000 / r["n"] for r in rs)
+        worker = medians[field, name] = statistics.median(r["cpu_worker"] * 1000 / r["n"] for r in rs)
         total = statistics.median(
             sum(r[f"cpu_{k}"] for k in ("worker", "postgres", "redis", "bench")) * 1000 / r["n"] for r in rs
         )
-        print(f"median {name}: {rate:,.0f} results/s; CPU ms per result: worker {worker:.3f}, total {total:.3f}")
+        print(
+            f"median {field} {name}: {rate:,.0f} results/s; CPU ms per result: worker {worker:.3f}, total {total:.3f}"
+        )
+    for field in fields_of(args):
+        # how many times as many results a core of this tree's worker verifies as the other's
+        print(
+            f"{field}: this tree's worker does x{medians[field, args.against] / medians[field, 'this']:.2f} the work a CPU-second"
+        )
 
 
 def wait_ranked(challenge_id: int, expected: int, timeout: float) -> float:
@@ -352,11 +395,13 @@ def main() -> None:
     parser.add_argument("--rate-seconds", type=float, default=10)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--same-line", action="store_true", help="every attempt the same asks (judged once)")
+    parser.add_argument("--field", choices=("panel", "random", "both"), default="panel", help="whose games")
     parser.add_argument("--against", help="a commit whose worker runs phase 1 in turns with this tree's")
     parser.add_argument("--rounds", type=int, default=3, help="turns of each with --against")
     args = parser.parse_args()
-    global SAME_LINE
+    global SAME_LINE, FIELD
     SAME_LINE = args.same_line
+    FIELD = "panel" if args.field == "both" else args.field
     setup_django("BENCH_REDIS_VERIFY")
 
     import redis

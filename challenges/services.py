@@ -507,10 +507,10 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
             assessment: fairplay.GameAssessment | None
             try:
                 if attempt.ranked and game is peche.ENGINE:
-                    # The result and how the asks were chosen (the review of ranked games)
-                    # from one replay: a second one inside fairplay.assess was ~11 % of
-                    # verification's CPU (docs/benchmarks.md). Practice is not assessed.
-                    state, assessment = fairplay.replay_assessed(seed, list(attempt.moves))
+                    # The result (one replay, ~0.1 ms) and how the asks were chosen (the
+                    # review of ranked games), each position of the day's deal judged once
+                    # in this process (games/fairplay/field.py). Practice is not assessed.
+                    state, assessment = fairplay.replay_judged(seed, list(attempt.moves))
                 else:
                     state = game.replay({"seed": seed}, list(attempt.moves))
                     assessment = fairplay.assess(seed, list(attempt.moves)) if attempt.ranked else None

@@ -1,7 +1,8 @@
 """Fair play: the clairvoyance detector, beside the rules and outside them (docs/fairplay.md).
 
 ``posterior`` keeps what the table tells the player about the opponent's hand; ``detector``
-judges a game and a week against it; ``players`` are the simulated players it is measured
+judges a game and a week against it; ``field`` judges each position of a deal once for
+every game of it; ``players`` are the simulated players it is measured
 on (honest panel, cheaters). Standard library only (tests/games/test_conformance.py).
 """
 
@@ -19,11 +20,11 @@ from .detector import (
     PlayerAssessment,
     Watcher,
     accumulate,
-    assess,
     figure,
     profile_of,
     replay_assessed,
 )
+from .field import Field, assess, judge, replay_judged
 
 __all__ = [
     "FLAG_THRESHOLD",
@@ -43,4 +44,7 @@ __all__ = [
     "figure",
     "profile_of",
     "replay_assessed",
+    "Field",
+    "judge",
+    "replay_judged",
 ]

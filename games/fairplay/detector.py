@@ -31,7 +31,6 @@ Standard library only; everything is derived by replay.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -223,7 +222,7 @@ class Watcher(Posterior):
         chances, any_held = self.weigh(ranks)
         self.asks.append(
             AskEvidence(
-                index=len(self.asks),
+                index=state.asks[PLAYER],  # the move's index, also in a game taken up mid-way (``field``)
                 rank=rank,
                 ranks=ranks,
                 chances=chances,
@@ -231,6 +230,14 @@ class Watcher(Posterior):
                 held_ranks=tuple(r for r in ranks if r in hand),
             )
         )
+
+    def fork(self) -> Watcher:
+        """A watcher that goes on from this one's posterior, with nothing recorded yet (the
+        shared positions of ``field``): the belief is shared, never written in place (every
+        fact builds a new one), the copies seen are copied."""
+        twin = Watcher(draws=self.draws)
+        twin.belief, twin.unseen, twin.free = self.belief, list(self.unseen), self.free
+        return twin
 
     def choice(self, state: PecheState, rank: str) -> None:
         # Its ask serves the player when it names no rank the player holds.
@@ -449,13 +456,6 @@ def replay_assessed(
 def assess(
     seed: str | None, moves: list[Any], *, deck: list[str] | None = None, partial: bool = False
 ) -> GameAssessment:
-    """The figure of one game, replayed from its seed (or chosen ``deck``) and asks."""
-    if seed is not None and deck is None and not partial and isinstance(moves, list):
-        if all(isinstance(move, str) for move in moves):
-            return _assess_finished(seed, tuple(moves))
+    """The figure of one game, replayed from its seed (or chosen ``deck``) and asks, from
+    the deal (``field.assess`` judges a finished game on its deal's shared positions)."""
     return replay_assessed(seed, moves, deck=deck, partial=partial)[1]
-
-
-@functools.lru_cache(maxsize=1024)
-def _assess_finished(seed: str, moves: tuple[str, ...]) -> GameAssessment:
-    return replay_assessed(seed, list(moves))[1]
