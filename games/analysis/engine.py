@@ -154,10 +154,16 @@ class Follower(peche.Observers):
 
     __slots__ = ("posterior", "memory")
 
-    def __init__(self) -> None:
-        self.posterior = Posterior()
-        self.memory = Memory(set(), {}, 0)
+    def __init__(self, posterior: Posterior | None = None, memory: Memory | None = None) -> None:
+        self.posterior = Posterior() if posterior is None else posterior
+        self.memory = Memory(set(), {}, 0) if memory is None else memory
         super().__init__(self.posterior, self.memory)
+
+    def fork(self) -> Follower:
+        """A follower that goes on from here without touching this one (a position several
+        games share: ``game.analyse_many``)."""
+        memory = self.memory
+        return Follower(self.posterior.fork(), Memory(set(memory.held), dict(memory.lacked), memory.draws))
 
 
 class Memory(Observer):

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,23 +130,41 @@ def rng_for(seed: str, index: int) -> random.Random:
     return random.Random(f"analysis:{seed}:{index}")
 
 
-def ask_analysis(
-    state: PecheState, follower: engine.Follower, seed: str, index: int, asked: str, samples: int
-) -> AskAnalysis:
-    """The ask ``asked`` at the player's turn in ``state`` (the table only is read)."""
+@dataclass(frozen=True, slots=True)
+class Position:
+    """What the analysis finds at a table, whatever the player then asks: each rank's value,
+    the sure pairs, the engine's ask and the table's chances (worked out once for every game
+    that reached it: ``analyse_many``)."""
+
+    ranks: tuple[str, ...]
+    values: dict[str, float]
+    sure: tuple[str, ...]
+    engine: str  # the engine's own ask (engine.choose) from these values
+    chances: dict[str, float]
+
+
+def position(state: PecheState, follower: engine.Follower, seed: str, index: int, samples: int) -> Position:
+    """The position at the player's turn in ``state``, its ``index``-th ask (the table only
+    is read; the follower's posterior names the ranks in hand, as every read of it does)."""
     table = engine.table_of(state, follower)
     found = engine.values(table, rng_for(seed, index), samples)
     sure = table.sure()
-    # The engine's own ask (engine.choose), a sure pair the player took being as good as any.
-    best = asked if asked in sure else sure[0] if sure else engine.engine_choice(table, found)
+    best = sure[0] if sure else engine.engine_choice(table, found)
+    ranks = table.ranks
+    return Position(ranks, found, sure, best, dict(zip(ranks, follower.posterior.chances(ranks))))
+
+
+def judged(at: Position, index: int, asked: str) -> AskAnalysis:
+    """The ask ``asked`` at the position ``at``."""
+    found, sure = at.values, at.sure
+    # The engine's own ask, a sure pair the player took being as good as any.
+    best = asked if asked in sure else at.engine
     loss = max(0.0, found[best] - found[asked])
     if sure and asked not in sure:
         loss = max(loss, INACCURACY)
     # Labelled as shown (to a tenth of a pair): "1.5 pairs" is never a mere mistake.
     shown = round(loss, 1)
-    ranks = table.ranks
-    chances = dict(zip(ranks, follower.posterior.chances(ranks)))
-    choice = len(ranks) > 1
+    choice = len(at.ranks) > 1
     return AskAnalysis(
         index=index,
         rank=asked,
@@ -153,10 +172,25 @@ def ask_analysis(
         values=found,
         loss=loss if choice else 0.0,
         label=label_of(shown) if choice else None,
-        chances=chances,
-        reason=_reason(asked, chances) if choice else None,
+        chances=at.chances,
+        reason=_reason(asked, at.chances) if choice else None,
         choice=choice,
     )
+
+
+def ask_analysis(
+    state: PecheState, follower: engine.Follower, seed: str, index: int, asked: str, samples: int
+) -> AskAnalysis:
+    """The ask ``asked`` at the player's turn in ``state`` (the table only is read)."""
+    return judged(position(state, follower, seed, index, samples), index, asked)
+
+
+def _summary(asks: list[AskAnalysis], state: PecheState) -> GameAnalysis:
+    result = len(state.pairs[PLAYER]) - len(state.pairs[OPPONENT])
+    scored = [a for a in asks if a.choice]
+    accuracy = 100.0 * sum(math.exp(-a.loss / ACCURACY_SCALE) for a in scored) / len(scored) if scored else 100.0
+    expected = (asks[0].values[asks[0].rank] - sum(a.loss for a in asks[1:])) if asks else float(result)
+    return GameAnalysis(tuple(asks), accuracy, expected, result, result - expected)
 
 
 def analyse(
@@ -170,11 +204,50 @@ def analyse(
     for index, move in enumerate(moves):
         asks.append(ask_analysis(state, follower, seed, index, move, samples))
         peche.ask(state, move, follower)
-    result = len(state.pairs[PLAYER]) - len(state.pairs[OPPONENT])
-    scored = [a for a in asks if a.choice]
-    accuracy = 100.0 * sum(math.exp(-a.loss / ACCURACY_SCALE) for a in scored) / len(scored) if scored else 100.0
-    expected = (asks[0].values[asks[0].rank] - sum(a.loss for a in asks[1:])) if asks else float(result)
-    return GameAnalysis(tuple(asks), accuracy, expected, result, result - expected)
+    return _summary(asks, state)
+
+
+def analyse_many(
+    seed: str, lines: Sequence[Sequence[str]], *, deck: list[str] | None = None, samples: int = engine.SAMPLES
+) -> list[GameAnalysis]:
+    """A day's games analysed together: in order, exactly what ``analyse`` returns for each
+    alone, each position the games share worked out once. A game is its deal and its asks,
+    so the games that made the same first asks stand at the same table, and the figures of
+    an ask are seeded by the deal and the ask's index: the same operations in the same
+    order, whichever game is analysed first (tests/games/test_analysis.py). The positions
+    are walked as a tree of the lines, depth first (a follower and a state forked at each
+    branch). ReplayError, as ``analyse``, for the first line the rules refuse."""
+    for moves in lines:
+        peche.ENGINE.replay({"seed": seed, "deck": deck}, list(moves))
+    asks: list[list[AskAnalysis]] = [[] for _ in lines]
+    results: list[GameAnalysis | None] = [None] * len(lines)
+    follower = engine.Follower()
+    state = peche.deal(deck_for(seed, deck), follower)
+    # (state, follower, depth, the indices of the lines through this position)
+    stack = [(state, follower, 0, list(range(len(lines))))]
+    while stack:
+        state, follower, depth, through = stack.pop()
+        ended = [i for i in through if len(lines[i]) == depth]
+        for i in ended:
+            results[i] = _summary(asks[i], state)
+        going = [i for i in through if len(lines[i]) > depth]
+        if not going:
+            continue
+        at = position(state, follower, seed, depth, samples)
+        by_rank: dict[str, list[int]] = {}
+        for i in going:
+            by_rank.setdefault(lines[i][depth], []).append(i)
+        for rank, group in by_rank.items():
+            answer = judged(at, depth, rank)
+            for i in group:
+                asks[i].append(answer)
+            if len(by_rank) == 1:
+                twin, twin_follower = state, follower  # no other branch needs this one
+            else:
+                twin, twin_follower = state.copy(), follower.fork()
+            peche.ask(twin, rank, twin_follower)
+            stack.append((twin, twin_follower, depth + 1, group))
+    return [r for r in results if r is not None]
 
 
 def engine_game(seed: str, *, deck: list[str] | None = None, samples: int = engine.SAMPLES) -> PecheState:

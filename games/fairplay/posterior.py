@@ -155,6 +155,14 @@ class Posterior(Observer):
         self.unseen = [4] * _R
         self.free = (1 << _R) - 1
 
+    def fork(self) -> Posterior:
+        """A posterior that goes on from this one (a position shared by several games: the
+        field's, the analysis's): the belief is shared, never written in place (every fact
+        builds a new one), the copies seen are copied."""
+        twin = Posterior()
+        twin.belief, twin.unseen, twin.free = self.belief, list(self.unseen), self.free
+        return twin
+
     def _name(self, mask: int) -> None:
         """Make the free ranks of ``mask`` named ones: a hand holding k of the n free ranks
         holds a given one with chance k/n, as any one of the free cards of its blocks."""

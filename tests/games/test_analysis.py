@@ -168,3 +168,29 @@ def test_the_reasons_are_what_the_table_showed():
                 else:
                     assert max(ask.chances, key=ask.chances.__getitem__) in state.hands[OPPONENT]
     assert "impossible" in seen
+
+
+def test_a_days_games_analysed_together_get_what_each_gets_alone(monkeypatch):
+    """``analyse_many``: a field of games of one deal (habits that share their first asks,
+    memory, random players, one game twice) analysed together, in order, equal to the bit
+    to each analysed alone; and the shared positions are worked out once."""
+    seed = "analysis-field"
+    lines = [play(seed, first_rank), play(seed, first_rank), play(seed, memory_player)]
+    lines += [play(seed, random_player, random.Random(i)) for i in range(4)]
+    lines += [play(seed, players.habit("rightmost")), lines[2]]
+    alone = [analysis.analyse(seed, moves, samples=SAMPLES) for moves in lines]
+    calls = []
+    real = engine.values
+
+    def counted(table, rng, samples=engine.SAMPLES):
+        calls.append(table.ranks)
+        return real(table, rng, samples)
+
+    monkeypatch.setattr(engine, "values", counted)
+    together = analysis.analyse_many(seed, lines, samples=SAMPLES)
+    assert [a.as_dict() for a in together] == [a.as_dict() for a in alone]
+    assert together == alone
+    positions = {tuple(moves[:k]) for moves in lines for k in range(len(moves))}
+    assert len(calls) == len(positions) < sum(map(len, lines))
+    with pytest.raises(ReplayError):
+        analysis.analyse_many(seed, [lines[0], lines[1][:-1]])
