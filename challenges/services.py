@@ -38,12 +38,11 @@ from games.rules.base import DomainError, ReplayError
 from games.rules.registry import engine
 
 from . import days, hooks, names, origins
-from .models import Attempt, DailyChallenge, DayPar, GameAnalysis, Player, Review
+from .models import DAILY_GAME, Attempt, DailyChallenge, DayPar, GameAnalysis, Player, Review
 from .play import move_write, one_move, stored
 
 log = logging.getLogger(__name__)
 
-DAILY_GAME = "peche"
 NAME_RE = re.compile(r"^[^\W_](?:[\w .'-]{0,22}[^\W_])?$")
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from django.utils import timezone
 
 from challenges import days, services
-from challenges.models import Attempt, DailyChallenge, Review
+from challenges.models import DAILY_GAME, Attempt, DailyChallenge, Review
 from games import fairplay
 from games.rules import peche
 from games.rules.base import GameError, ReplayError
@@ -132,7 +132,7 @@ def queue(day: dt.date, now: dt.datetime) -> dict[str, Any]:
     """What the review page shows of ``day``: its ranked results, most suspicious first
     (held ones among them), each with its trail and its ties in words; what the figures
     mean, with the detector's thresholds as numbers."""
-    challenge = DailyChallenge.objects.filter(game=services.DAILY_GAME, date=day).first()
+    challenge = DailyChallenge.objects.filter(game=DAILY_GAME, date=day).first()
     rows = board.review_queue(challenge=challenge, limit=500) if challenge else []
     trail: dict[int, list[Review]] = {}
     for review in Review.objects.filter(attempt_id__in=[r["attempt"] for r in rows]).select_related("by"):

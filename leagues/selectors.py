@@ -26,9 +26,8 @@ from django.db.models import Count, OuterRef, Q, Subquery
 
 from challenges import days
 from challenges.days import DATE_SHAPE
-from challenges.models import DailyChallenge, Player
+from challenges.models import DAILY_GAME, DailyChallenge, Player
 from challenges.names import shown_name
-from challenges.services import DAILY_GAME
 from config.db import prepared_rows
 from leaderboard import rank_index
 from leaderboard import selectors as board
