@@ -487,14 +487,7 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
             if attempt.ranked and (attempt.finished_at is None or attempt.finished_at > attempt.challenge.reveals_at):
                 # Whatever the path that finished it, a ranked game that changed once its
                 # seed could be known never ranks (the ask service refuses such asks).
-                attempt.status = Attempt.Status.REJECTED
-                attempt.reject_reason = "finished_after_close"
-                log.warning(
-                    "attempt rejected attempt=%s challenge=%s reason=%s",
-                    attempt.pk,
-                    attempt.challenge_id,
-                    attempt.reject_reason,
-                )
+                _reject(attempt, "finished_after_close")
                 continue
             game = engine(attempt.challenge.game)
             seed = attempt.challenge.seed
@@ -509,14 +502,7 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
                     state = game.replay({"seed": seed}, list(attempt.moves))
                     assessment = fairplay.assess(seed, list(attempt.moves)) if attempt.ranked else None
             except ReplayError as exc:
-                attempt.status = Attempt.Status.REJECTED
-                attempt.reject_reason = f"{exc.code} at ask {exc.index}"
-                log.warning(
-                    "attempt rejected attempt=%s challenge=%s reason=%s",
-                    attempt.pk,
-                    attempt.challenge_id,
-                    attempt.reject_reason,
-                )
+                _reject(attempt, f"{exc.code} at ask {exc.index}")
                 continue
             attempt.status = Attempt.Status.VERIFIED
             verified.append((attempt, game.outcome(state), assessment))
@@ -537,6 +523,13 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
                 result.score,
             )
     return len(attempts)
+
+
+def _reject(attempt: Attempt, reason: str) -> None:
+    """A verified game that never ranks: its status and reason (written with the batch), logged."""
+    attempt.status = Attempt.Status.REJECTED
+    attempt.reject_reason = reason
+    log.warning("attempt rejected attempt=%s challenge=%s reason=%s", attempt.pk, attempt.challenge_id, reason)
 
 
 def attempt_reverify(*, attempt_id: int, by=None, reason: str) -> None:
