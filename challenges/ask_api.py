@@ -7,15 +7,17 @@ socket (consumers.py) are adapters over this pipeline, in this order:
    ``services.ask_lease``, one ask at a time over HTTP, a lease of a few for a socket;
    over it, ``rate_limited`` with the seconds to wait (``RateLimited``);
 3. the body (``body``; a socket's message read by the API's JSON parser, ``decoded``): a JSON object of ``move`` and ``rank`` only, AskIn's fields;
-4. the stored-game service: ``services.attempt_ask`` (the socket's held game skips the
-   read and the replay; on the socket's event loop the same compare-and-set runs on its
-   own connection, socket_writes.py, and the finished game's verification is enqueued here);
+4. the stored-game service: ``services.ask_stored``, the one write of an ask, through a
+   writer (config/db.py): Django's connection (``services.attempt_ask``, which enqueues a
+   finished game's verification once committed), or the socket's own libpq runner on its
+   event loop (socket_game.py ``Game``, which holds the game between asks: no read, no
+   replay);
 5. the answer, the attempt's view after the ask (``selectors.attempt_view``), or a
    refusal ``{"error": code, "detail": text}`` with the API's codes (``refusal``); both
    written by the API's renderer (``encoded``).
 
 Each ask's time and outcome (``ok`` or the refusal's code) is counted once, here, by
-transport (``over_http``, ``Game.ask``; config/metrics.py).
+transport (``over_http``, socket_game.py ``Game.ask``; config/metrics.py).
 
 Over HTTP a refusal's status and Retry-After come from its code (config/errors.py); a
 socket sends the refusal itself, ``retry_after`` and, for ``stale_move``, the stored
@@ -24,13 +26,10 @@ game's ``view`` in it.
 
 from __future__ import annotations
 
-import logging
 import time
-from collections.abc import Callable
 from typing import Any
 
 from django.db import InterfaceError, OperationalError
-from django.utils import timezone
 from rest_framework.exceptions import ParseError
 
 from config import metrics, parsers
@@ -40,10 +39,8 @@ from config.renderers import compact
 from games.rules.base import DomainError
 from games.rules.cards import RANKS
 
-from . import selectors, services, socket_writes
-from .models import Attempt, Player
-
-log = logging.getLogger(__name__)
+from . import selectors, services
+from .models import Player
 
 
 class AskIn(Input):
@@ -71,11 +68,11 @@ UNAVAILABLE = DomainError("unavailable", "the database is unavailable; try again
 
 def decoded(text: str) -> Any:
     """A socket message's JSON, read by the API's parser (config/parsers.py: bounded
-    nesting, no NaN), or ApiError ``bad_json``."""
+    nesting, no NaN), or ApiError ``bad_json`` with the parser's words, as over HTTP."""
     try:
         return parsers.loads(text.encode())
-    except ParseError:
-        raise ApiError("bad_json", "the message is not JSON") from None
+    except ParseError as exc:
+        raise ApiError("bad_json", str(exc.detail)) from None
 
 
 def body(data: Any) -> tuple[int, str]:
@@ -122,7 +119,7 @@ def take(player: Player) -> None:
 
 def over_http(*, player: Player, attempt_id: int, data: Any) -> dict[str, Any]:
     """The HTTP ask: one ask of the player's limit, then ``ask``; its time and outcome counted
-    (config/metrics.py) as the socket's are (``Game.ask``)."""
+    (config/metrics.py) as the socket's are (socket_game.py ``Game.ask``)."""
     started, outcome = time.perf_counter(), "error"
     try:
         take(player)
@@ -148,139 +145,3 @@ def ask(*, player: Player, attempt_id: int, data: Any, held: services.HeldGame |
     move, rank = body(data)
     attempt, state, events = services.attempt_ask(attempt_id=attempt_id, player=player, rank=rank, move=move, held=held)
     return selectors.attempt_view(attempt, state, events=events)
-
-
-class Game:
-    """A player's game held by a socket between asks (``services.HeldGame``: read and
-    replayed once), with its lease of the player's limit: an ask then neither reads the
-    attempt nor replays it, and takes a Redis round trip only once per lease.
-
-    ``ask`` runs on the event loop: the usual ask stored through the loop's own connection
-    (``writes``: Postgres only); the rest on a thread of the pool (``socket_writes.on_db``,
-    Django's connection): the first ask, an ask that takes a lease or re-checks the
-    credential, every ask after a refusal (the game read again first) or on another
-    database. ``signed_in`` reads the socket's credential again (the player, or None and
-    the refusal's code), every ``recheck_seconds``: a close the channel layer could not
-    carry (``services.player_sockets_close``) still ends the socket."""
-
-    def __init__(
-        self,
-        player: Player,
-        attempt_id: int,
-        *,
-        signed_in: Callable[[], tuple[Player | None, str]],
-        recheck_seconds: float,
-    ) -> None:
-        self.player, self.attempt_id = player, attempt_id
-        self.signed_in, self.recheck_seconds = signed_in, recheck_seconds
-        self.checked_at = time.monotonic()
-        self.held: services.HeldGame | None = None
-        self.unsure = False  # the held game may be ahead of the stored one: read it before the next ask
-        self.leased, self.leased_until = 0, 0.0  # asks left of the lease, until this time.monotonic()
-        self.writes: socket_writes.Writes | None = None
-
-    def open(self) -> int:
-        """The game read and replayed (``not_found`` for another player's); its move."""
-        self.held = services.attempt_held(attempt_id=self.attempt_id, player=self.player)
-        return len(self.held.attempt.moves)
-
-    async def ask(self, data: Any) -> dict[str, Any]:
-        """One ask: the attempt's view after it, or a refusal; its time and outcome counted
-        (config/metrics.py) as the HTTP ask's are (``over_http``)."""
-        started = time.perf_counter()
-        found = await self.asked(data)
-        metrics.ask_done("socket", found.get("error", "ok"), started)
-        return found
-
-    async def asked(self, data: Any) -> dict[str, Any]:
-        held = self.held
-        if held is None or self.writes is None or self.unsure or self.recheck_due():
-            return await socket_writes.on_db(self.ask_here, data)
-        if not self.leased or time.monotonic() >= self.leased_until:
-            refused = await socket_writes.on_db(self.lease)
-            if refused is not None:
-                return refused
-        self.leased -= 1
-        try:
-            move, rank = body(data)
-        except ApiError as exc:
-            return refusal(exc)
-        attempt = held.attempt
-        try:
-            _, write = services.ask_write(attempt_id=attempt.pk, player=self.player, rank=rank, move=move, held=held)
-            rows = await self.writes.rows(write.statement, write.params)
-            _, state, events = services.attempt_asked(attempt, write, rows)
-        except DomainError as exc:
-            return await socket_writes.on_db(self.refused, exc)
-        except socket_writes.Error as exc:
-            log.warning("database unavailable on a socket ask attempt=%s: %s", attempt.pk, exc.__class__.__name__)
-            return await socket_writes.on_db(self.refused, UNAVAILABLE)
-        if attempt.status == Attempt.Status.VERIFYING:
-            # Committed already. Should this process die right here, the attempt is
-            # `verifying` without a message: the sweeper enqueues it.
-            await socket_writes.on_db(services.enqueue_verification, attempt.pk)
-        return selectors.attempt_view(attempt, state, events=events)
-
-    def ask_here(self, data: Any) -> dict[str, Any]:
-        """An ask on a thread of the pool, through Django's connection."""
-        try:
-            if self.unsure:
-                self.open()
-                self.unsure = False
-            if self.recheck_due():
-                again, refused = self.signed_in()
-                if again is None or again.pk != self.player.pk:
-                    self.held = None
-                    return {"error": refused or "not_authenticated", "detail": "this socket's credential has ended"}
-                self.checked_at = time.monotonic()
-            if not self.leased or time.monotonic() >= self.leased_until:
-                found = self.lease()
-                if found is not None:
-                    return found
-            self.leased -= 1
-            try:
-                return ask(player=self.player, attempt_id=self.attempt_id, data=data, held=self.held)
-            except ApiError as exc:
-                return refusal(exc)
-        except DomainError as exc:
-            return self.refused(exc)
-        except (OperationalError, InterfaceError):
-            log.warning("database unavailable on a socket ask attempt=%s", self.attempt_id)
-            return self.refused(UNAVAILABLE)
-
-    def recheck_due(self) -> bool:
-        return time.monotonic() - self.checked_at > self.recheck_seconds
-
-    def lease(self) -> dict[str, Any] | None:
-        """Asks of the player's limit, a few at a time (``services.ask_lease``); None if
-        granted, else the refusal."""
-        self.leased, seconds = services.ask_lease(player=self.player)
-        if not self.leased:
-            return refusal(RateLimited(seconds))
-        self.leased_until = time.monotonic() + seconds
-        return None
-
-    def refused(self, exc: DomainError) -> dict[str, Any]:
-        """After a refused ask (on a thread of the pool): the held state may have taken the
-        ask before its write lost, so the game is read again (now, or at the next ask if
-        the database cannot answer now). ``stale_move`` carries the stored game's view."""
-        found = refusal(exc)
-        self.unsure = True
-        try:
-            self.open()
-            self.unsure = False
-        except DomainError as gone:
-            self.held = None
-            return refusal(gone)
-        except (OperationalError, InterfaceError):
-            return found
-        held = self.held
-        assert held is not None
-        if found["error"] == "stale_move":
-            try:
-                # The write found the day closed (Attempt.write_guard), not another ask.
-                held.attempt.refuse_move(timezone.now())
-            except DomainError as closed:
-                return refusal(closed)
-            found["view"] = selectors.attempt_view(held.attempt, held.state)
-        return found

@@ -3,7 +3,7 @@ ask's pipeline (challenges/ask_api.py), as ``AskView`` is HTTP's.
 
 One socket per open game page. The handshake authenticates as the HTTP API does and
 checks the Origin (challenges/sockets.py); the player's game is read and replayed once,
-then held with a lease of the player's ask limit (``ask_api.Game``), so an ask neither
+then held with a lease of the player's ask limit (socket_game.py ``Game``), so an ask neither
 authenticates again, nor reads the session or the attempt, nor replays the game.
 
 A message ``{"move": n, "rank": "7"}`` is one ask, answered with the HTTP ask's JSON (the
@@ -36,11 +36,12 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from config import metrics
+from config import db, metrics
 from config.errors import ApiError
 from games.rules.base import DomainError
 
-from . import ask_api, socket_writes, sockets
+from . import ask_api, sockets
+from .socket_game import Game, on_db
 from .sockets import OPEN, Closes
 
 log = logging.getLogger(__name__)
@@ -62,15 +63,15 @@ def limit(name: str) -> float:
 
 
 class AttemptConsumer(AsyncWebsocketConsumer):
-    game: ask_api.Game | None = None
+    game: Game | None = None
     player: Any = None
     counted: tuple[tuple[str, Any], ...] = ()  # the OPEN counts this socket holds
 
     async def __call__(self, scope, receive, send) -> None:
         """Channels' own loop, with three differences. A message is not preceded by
         ``close_old_connections`` on Channels' one sync thread (a thread hop per ask): the
-        database is used only on the pool's threads (``socket_writes.on_db``), which tidy
-        their own, and on the socket's own connections (``socket_writes.writes``). The
+        database is used only on the pool's threads (``socket_game.on_db``), which tidy
+        their own, and on the loop's own connections (config/db.py ``runner``). The
         socket's messages are awaited directly: Channels' loop made a task per message and
         waited on two sources for each. And the channel layer is not the socket's own: the
         process listens once for every socket (``sockets.Closes``), and hands a log-out's
@@ -116,7 +117,7 @@ class AttemptConsumer(AsyncWebsocketConsumer):
         credential = sockets.credential_of(scope)
         if credential and not await self.count(("credential", credential)):
             return
-        player, how, refused = await socket_writes.on_db(sockets.scope_player, scope)
+        player, how, refused = await on_db(sockets.scope_player, scope)
         if player is None or (origin is None and how != "token"):
             # Without an Origin only a token is taken (only a browser sends cookies by itself).
             await self.refuse(refused or "not_authenticated", "authenticate with the session cookie or a token")
@@ -125,18 +126,18 @@ class AttemptConsumer(AsyncWebsocketConsumer):
             return
         self.player = player
         self.attempt_id = int(scope["url_route"]["kwargs"]["attempt_id"])
-        game = ask_api.Game(
+        game = Game(
             player,
             self.attempt_id,
             signed_in=partial(sockets.signed_in, scope),
             recheck_seconds=limit("recheck_seconds"),
         )
         try:
-            move = await socket_writes.on_db(game.open)
+            move = await on_db(game.open)
         except DomainError as exc:
             await self.refuse(exc.code, exc.detail or exc.code)
             return
-        game.writes = socket_writes.writes()
+        game.runner = db.runner()
         self.game = game
         metrics.SOCKETS_OPEN.inc()
         self.closes = await Closes.of_loop()

@@ -83,10 +83,15 @@ class DeviceCode(models.Model):
         return f"device code of player {self.player_id} (until {self.expires_at:%H:%M})"
 
 
-class DailyChallenge(models.Model):
-    GAME_CHOICES = [("peche", "Pêche")]
+# The daily game: every day's deal is of this engine (games/rules/registry.py). Named here
+# once; a new daily game comes in through this name.
+DAILY_GAME = "peche"
 
-    game = models.CharField(max_length=16, choices=GAME_CHOICES, default="peche")
+
+class DailyChallenge(models.Model):
+    GAME_CHOICES = [(DAILY_GAME, "Pêche")]
+
+    game = models.CharField(max_length=16, choices=GAME_CHOICES, default=DAILY_GAME)
     date = models.DateField()
     # Secret until ``reveals_at``: never serialize it before (``is_revealed``).
     seed = models.CharField(max_length=128)
@@ -111,7 +116,7 @@ class DailyChallenge(models.Model):
         return now >= self.reveals_at
 
     @classmethod
-    def of_day(cls, day: dt.date, game: str = "peche") -> "DailyChallenge":
+    def of_day(cls, day: dt.date, game: str = DAILY_GAME) -> "DailyChallenge":
         """The day's challenge as it is derived (seed, commitment, close), not stored: every
         field is a function of the day, so a read needs no row."""
         version = engine(game).rules_version

@@ -1,6 +1,8 @@
 """Stored games: a game kept as its deal and its moves (a daily attempt, a casual game),
-and the one service that applies moves to one. Every state is derived by replaying the
-moves on the deal (lila's ``Puzzle``): the moves are the only game state we write."""
+and the one service that applies moves to one: ``move_write`` plays them and builds the
+compare-and-set, ``stored`` runs it through a writer (config/db.py) and applies what
+landed. Every state is derived by replaying the moves on the deal (lila's ``Puzzle``): the
+moves are the only game state we write."""
 
 from __future__ import annotations
 
@@ -9,9 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict, cast
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.utils import timezone
 
+from config.db import CURSOR, Writer, at_once
 from games.rules.base import Engine, GameOver, StaleMove
 from games.rules.events import Event
 from games.rules.session import Session
@@ -72,9 +75,7 @@ def one_move(move: Any) -> Play:
 @dataclass(slots=True)
 class Write:
     """A move played on a game's state and the compare-and-set that stores it, not yet run
-    (``move_write``): the HTTP ask runs it on Django's connection (``play_stored``), the
-    game's WebSocket on its own asynchronous one (challenges/consumers.py); either then
-    calls ``landed`` with the rows it changed."""
+    (``move_write``); ``stored`` runs it and applies what landed."""
 
     game: StoredGame
     eng: Engine
@@ -133,17 +134,20 @@ def move_write(game: StoredGame, *, move: int, play: Play, now: dt.datetime | No
     return Write(game, eng, state, events, changes, statement, params)
 
 
-def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | None = None, state: Any = None):
-    """Apply ``play`` to ``game`` and store the moves it made (``move_write``), on Django's
-    connection. ``game`` is updated in place. Returns (engine, state, events).
+async def stored(write: Write, writer: Writer) -> tuple[Engine, Any, list[Event]]:
+    """Run the write, then apply what landed: (engine, state, events), the game updated in
+    place; or ``StaleMove`` if the statement changed nothing. ``writer``: Django's
+    connection (``CURSOR``, run with ``at_once``) or the game socket's libpq runner.
 
     No row lock: the write is one compare-and-set on the number of moves read, so of two
     racing requests exactly one lands and the other is ``StaleMove`` (two round trips)."""
-    write = move_write(game, move=move, play=play, now=now, state=state)
-    with connection.cursor() as cursor:
-        cursor.execute(write.statement, write.params)
-        rows = cursor.rowcount
-    return write.landed(rows)
+    return write.landed(await writer.changed(write.statement, write.params))
+
+
+def play_stored(game: StoredGame, *, move: int, play: Play, now: dt.datetime | None = None):
+    """Apply ``play`` to ``game`` and store the moves it made on Django's connection
+    (``move_write``, then ``stored``). Returns (engine, state, events)."""
+    return at_once(stored(move_write(game, move=move, play=play, now=now), CURSOR))
 
 
 class GameView(TypedDict):

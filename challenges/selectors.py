@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.analysis import game as analysis_game
 
 from . import days, hooks
-from .models import Attempt, DailyChallenge, DayPar, GameAnalysis, Player
+from .models import DAILY_GAME, Attempt, DailyChallenge, DayPar, GameAnalysis, Player
 from .play import game_view
 
 
@@ -123,7 +123,7 @@ def challenge_read(*, date_text: str) -> DailyChallenge:
     nothing; playing it stores it, ``services.challenge_on``). Its ``pk`` is then None
     and it has no results."""
     day = days.day_named(date_text)
-    found = DailyChallenge.objects.filter(game="peche", date=day).first()
+    found = DailyChallenge.objects.filter(game=DAILY_GAME, date=day).first()
     return found if found is not None else DailyChallenge.of_day(day)
 
 
@@ -189,7 +189,7 @@ def operations_gauges() -> list[tuple[str, str, dict[str, str], float]]:
     now = timezone.now()
     today = days.today(now)
     tomorrow = today + dt.timedelta(days=1)
-    ready = DailyChallenge.objects.filter(game="peche", date=tomorrow).exists()
+    ready = DailyChallenge.objects.filter(game=DAILY_GAME, date=tomorrow).exists()
     return [
         (
             "peche_verification_backlog",
@@ -255,7 +255,7 @@ def attempt_analysis(*, attempt: Attempt) -> dict[str, Any] | None:
     }
 
 
-def day_pars(*, days_shown: list[dt.date], game: str = "peche") -> dict[dt.date, int]:
+def day_pars(*, days_shown: list[dt.date], game: str = DAILY_GAME) -> dict[dt.date, int]:
     """The par of each of ``days_shown`` whose seed is public and par worked out (the
     archive's list): one query."""
     now = timezone.now()

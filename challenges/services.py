@@ -28,7 +28,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config import metrics
-from config.db import one_statement
+from config.db import CURSOR, Writer, at_once, one_statement
 from config.rates import hit, parse_rate
 from config.redis_client import Unavailable, client_for, redis_client
 from games import fairplay
@@ -38,12 +38,11 @@ from games.rules.base import DomainError, ReplayError
 from games.rules.registry import engine
 
 from . import days, hooks, names, origins
-from .models import Attempt, DailyChallenge, DayPar, GameAnalysis, Player, Review
-from .play import Write, move_write, one_move
+from .models import DAILY_GAME, Attempt, DailyChallenge, DayPar, GameAnalysis, Player, Review
+from .play import move_write, one_move, stored
 
 log = logging.getLogger(__name__)
 
-DAILY_GAME = "peche"
 NAME_RE = re.compile(r"^[^\W_](?:[\w .'-]{0,22}[^\W_])?$")
 
 
@@ -333,19 +332,12 @@ def attempt_held(*, attempt_id: int, player: Player) -> HeldGame:
 
 
 def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any, held: HeldGame | None = None):
-    """Apply one ask (the stored-game service, challenges/play.py: ``move`` is the number
-    of asks made, a stale one is refused and changes nothing). The ask that ends the game
-    enqueues its verification. Returns (attempt, state, events).
-    ``held``: the game a WebSocket holds (``attempt_held``), updated in place by the ask; the
-    write is the same compare-and-set, so another tab's ask is still ``stale_move`` here.
-    After any refusal the holder reads the game again (the state may be past the stored one).
-    The game's socket runs the same two halves with its own connection in between
-    (``ask_write``, then ``attempt_asked``)."""
-    attempt, write = ask_write(attempt_id=attempt_id, player=player, rank=rank, move=move, held=held)
-    with connection.cursor() as cursor:
-        cursor.execute(write.statement, write.params)
-        rows = cursor.rowcount
-    attempt, state, events = attempt_asked(attempt, write, rows)
+    """Apply one ask on Django's connection (``ask_stored``, its write through ``CURSOR``).
+    The ask that ends the game enqueues its verification once committed. Returns
+    (attempt, state, events)."""
+    attempt, state, events = at_once(
+        ask_stored(attempt_id=attempt_id, player=player, rank=rank, move=move, held=held, writer=CURSOR)
+    )
     if attempt.status == Attempt.Status.VERIFYING:
         # Committed already (autocommit). Should this process die right here, the
         # attempt is `verifying` without a message: the sweeper enqueues it.
@@ -353,22 +345,24 @@ def attempt_ask(*, attempt_id: int, player: Player, rank: Any, move: Any, held: 
     return attempt, state, events
 
 
-def ask_write(
-    *, attempt_id: int, player: Player, rank: Any, move: Any, held: HeldGame | None = None
-) -> tuple[Attempt, Write]:
-    """The ask played on the attempt (``held``'s, else read and replayed) and its
-    compare-and-set, not yet run (challenges/play.py ``move_write``)."""
+async def ask_stored(
+    *, attempt_id: int, player: Player, rank: Any, move: Any, held: HeldGame | None = None, writer: Writer
+):
+    """The ask, whichever transport brings it: played on the attempt (``held``'s, else read
+    and replayed: a read through Django, so on an event loop a socket passes its held game),
+    its compare-and-set run by ``writer`` (challenges/play.py ``stored``: ``move`` is the
+    number of asks made, a stale one is refused and changes nothing). Returns (attempt,
+    state, events). ``held``, the game a WebSocket holds (``attempt_held``), is updated in
+    place by the ask; the write is the same compare-and-set, so another tab's ask is still
+    ``stale_move`` here, and after any refusal the holder reads the game again (the state
+    may be past the stored one). A finished game's verification is the caller's to enqueue
+    once the write is committed (``enqueue_verification``)."""
     if held is not None and held.attempt.pk == attempt_id and held.attempt.player_id == player.pk:
-        return held.attempt, move_write(held.attempt, move=move, play=one_move(rank), state=held.state)
-    attempt = _attempt_for_ask(attempt_id, player)
-    return attempt, move_write(attempt, move=move, play=one_move(rank))
-
-
-def attempt_asked(attempt: Attempt, write: Write, rows: int):
-    """After the ask's compare-and-set changed ``rows`` rows: (attempt, state, events), or
-    ``stale_move``. A finished game's verification is the caller's to enqueue, once the
-    write is committed (``enqueue_verification``)."""
-    _, state, events = write.landed(rows)
+        attempt, write = held.attempt, move_write(held.attempt, move=move, play=one_move(rank), state=held.state)
+    else:
+        attempt = _attempt_for_ask(attempt_id, player)
+        write = move_write(attempt, move=move, play=one_move(rank))
+    _, state, events = await stored(write, writer)
     if attempt.status == Attempt.Status.VERIFYING:
         log.info(
             "attempt finished attempt=%s challenge=%s asks=%s", attempt.pk, attempt.challenge_id, len(attempt.moves)
@@ -493,14 +487,7 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
             if attempt.ranked and (attempt.finished_at is None or attempt.finished_at > attempt.challenge.reveals_at):
                 # Whatever the path that finished it, a ranked game that changed once its
                 # seed could be known never ranks (the ask service refuses such asks).
-                attempt.status = Attempt.Status.REJECTED
-                attempt.reject_reason = "finished_after_close"
-                log.warning(
-                    "attempt rejected attempt=%s challenge=%s reason=%s",
-                    attempt.pk,
-                    attempt.challenge_id,
-                    attempt.reject_reason,
-                )
+                _reject(attempt, "finished_after_close")
                 continue
             game = engine(attempt.challenge.game)
             seed = attempt.challenge.seed
@@ -515,14 +502,7 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
                     state = game.replay({"seed": seed}, list(attempt.moves))
                     assessment = fairplay.assess(seed, list(attempt.moves)) if attempt.ranked else None
             except ReplayError as exc:
-                attempt.status = Attempt.Status.REJECTED
-                attempt.reject_reason = f"{exc.code} at ask {exc.index}"
-                log.warning(
-                    "attempt rejected attempt=%s challenge=%s reason=%s",
-                    attempt.pk,
-                    attempt.challenge_id,
-                    attempt.reject_reason,
-                )
+                _reject(attempt, f"{exc.code} at ask {exc.index}")
                 continue
             attempt.status = Attempt.Status.VERIFIED
             verified.append((attempt, game.outcome(state), assessment))
@@ -543,6 +523,13 @@ def attempts_verify(*, attempt_ids: list[int]) -> int:
                 result.score,
             )
     return len(attempts)
+
+
+def _reject(attempt: Attempt, reason: str) -> None:
+    """A verified game that never ranks: its status and reason (written with the batch), logged."""
+    attempt.status = Attempt.Status.REJECTED
+    attempt.reject_reason = reason
+    log.warning("attempt rejected attempt=%s challenge=%s reason=%s", attempt.pk, attempt.challenge_id, reason)
 
 
 def attempt_reverify(*, attempt_id: int, by=None, reason: str) -> None:

@@ -20,16 +20,15 @@ import re
 import threading
 from typing import Any
 
-import psycopg
 from django.conf import settings
 from django.db import connection
 from django.db.models import Count, OuterRef, Q, Subquery
 
 from challenges import days
 from challenges.days import DATE_SHAPE
-from challenges.models import DailyChallenge, Player
+from challenges.models import DAILY_GAME, DailyChallenge, Player
 from challenges.names import shown_name
-from challenges.services import DAILY_GAME
+from config.db import prepared_rows
 from leaderboard import rank_index
 from leaderboard import selectors as board
 from leaderboard.models import Result
@@ -310,34 +309,12 @@ def _gated_rows(sql: dict[str, str], params: list, member: Player | None, league
 
 
 def _rows(sql: str | dict[str, str], params: list) -> list[tuple]:
-    """The rows of a board's query (or of the member check), in one round trip.
-
-    On Postgres through a cursor that binds the parameters on the server, so that the query
-    is a prepared statement of the connection (psycopg prepares it on its first run:
-    ``prepare_threshold`` in config/settings/base.py) and Postgres, after five runs,
-    keeps one generic plan instead of parsing and planning each request's query again:
-    that was 0.5 ms of the ~2 ms of Postgres CPU a board cost (bench.leagues_scale). The
-    plans are the ones of the queries above either way: the day's id and the week's ids
-    are the queries' own. Django's cursors bind on the client (the query is sent with its
-    values written in) and are never prepared. The boards read no timestamp, so the
-    cursor needs none of the time zone loaders Django's cursor may add."""
-    sql = _sql(sql) if isinstance(sql, dict) else sql
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall()
-    # What connection.cursor() does, with the server-binding cursor class: the debug cursor
-    # when queries are recorded (DEBUG, tests), and database errors as Django's.
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    with connection.wrap_database_errors:
-        # The driver's cursor, which Django wraps (django-stubs type it as the wrapper).
-        raw: Any = psycopg.Cursor(connection.connection)
-    wrapped = connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
-    with wrapped as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
+    """The rows of a board's query (or of the member check), in one round trip, prepared
+    on Postgres (config/db.py ``prepared_rows``: a generic plan kept, where planning was a
+    quarter of a board's Postgres time). The plans are the ones of the queries above
+    either way: the day's id and the week's ids are the queries' own. The boards read no
+    timestamp."""
+    return prepared_rows(_sql(sql) if isinstance(sql, dict) else sql, params)
 
 
 def _by_name(member: tuple) -> tuple:

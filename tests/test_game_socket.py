@@ -8,11 +8,13 @@ import datetime as dt
 import json
 import threading
 
+import psycopg
 import pytest
 from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from channels.layers import InMemoryChannelLayer
 from django.conf import settings
+from django.db import OperationalError
 from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -20,6 +22,7 @@ from rest_framework.test import APIClient
 from challenges import days, services, sockets
 from challenges.models import Attempt, DailyChallenge, Player
 from config.asgi import application
+from config.db import Cursor, Runner
 from games.rules.peche import ENGINE
 from tests.conftest import in_own_thread, new_player, wait_for
 
@@ -580,3 +583,103 @@ def test_an_idle_socket_is_closed_with_its_reason():
 
     said, closed = run(scenario())
     assert said["error"] == "idle" and closed["type"] == "websocket.close" and closed["code"] == 4408
+
+
+def _missing_rank(hand: list[str]) -> str:
+    return next(
+        r
+        for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+        if f"{r}" not in {c[:-1] for c in hand}
+    )
+
+
+def _verifying(view: dict) -> None:
+    Attempt.objects.filter(pk=view["id"]).update(status=Attempt.Status.VERIFYING)
+
+
+def _closed(view: dict) -> None:
+    # A ranked game of a day whose seed is now public.
+    challenge = Attempt.objects.get(pk=view["id"]).challenge
+    DailyChallenge.objects.filter(pk=challenge.pk).update(reveals_at=timezone.now() - dt.timedelta(seconds=1))
+
+
+def _unavailable(monkeypatch) -> None:
+    """The database lost under the ask's write, whichever writer runs it (Django's
+    connection, or on Postgres the socket's libpq runner)."""
+
+    async def lost(self, statement, params):
+        raise OperationalError("the server closed the connection")
+
+    async def lost_here(self, statement, params):
+        raise psycopg.OperationalError("the server closed the connection")
+
+    monkeypatch.setattr(Cursor, "changed", lost)
+    monkeypatch.setattr(Runner, "changed", lost_here)
+
+
+# Every refusal an ask can meet, each made the same way over both transports: (its code,
+# what is done to the game before the socket opens, the message).
+REFUSALS = [
+    ("bad_json", None, "{not json"),
+    ("bad_request", None, "[1, 2]"),
+    ("unknown_field", None, {"move": 0, "rank": "A", "cheat": True}),
+    ("missing_field", None, {"rank": "A"}),
+    ("wrong_type", None, {"move": "0", "rank": "A"}),
+    ("bad_move", None, {"move": 0, "rank": "Z"}),
+    ("illegal_ask", None, "missing"),
+    ("stale_move", None, {"move": 3, "rank": "A"}),
+    ("game_over", _verifying, {"move": 0, "rank": "A"}),
+    ("day_closed", _closed, {"move": 0, "rank": "A"}),
+    ("not_found", "another", {"move": 0, "rank": "A"}),
+    ("rate_limited", "limited", {"move": 0, "rank": "A"}),
+    ("unavailable", "lost", "held"),
+]
+
+
+@pytest.mark.parametrize("code, before, message", REFUSALS, ids=[r[0] for r in REFUSALS])
+def test_both_transports_answer_every_refusal_with_the_same_bytes(code, before, message, monkeypatch):
+    """The HTTP refusal's body, byte for byte, is the socket's answer; the socket's adds
+    after it only what the HTTP answer says elsewhere (``retry_after``, its Retry-After
+    header) or what a socket has no other way to learn (``view``, after ``stale_move``)."""
+    pia = browser_player("Pia")
+    view = start(pia)
+    if message == "missing":
+        message = {"move": 0, "rank": _missing_rank(view["hand"])}
+    elif message == "held":
+        message = {"move": 0, "rank": view["hand"][0][:-1]}
+    if callable(before):
+        before(view)
+    attempt_id = view["id"]
+    if before == "another":
+        attempt_id = start(browser_player("Quy"))["id"]
+    text = message if isinstance(message, str) else json.dumps(message)
+    if before == "limited":
+        settings_ = override_settings(RATE_LIMITS={**settings.RATE_LIMITS, "asks": "1/minute"})
+        settings_.enable()
+        services.ask_lease(player=Player.objects.get(pk=pia.player["id"]), most=1)  # the one ask of the window
+    try:
+        if before == "lost":
+            _unavailable(monkeypatch)
+        http = pia.post(f"/api/attempts/{attempt_id}/asks", text, content_type="application/json")
+
+        async def scenario():
+            communicator = socket(attempt_id, ORIGIN, cookie_of(pia))
+            connected, _ = await communicator.connect()
+            if code != "not_found":
+                assert connected
+                await communicator.receive_json_from(timeout=5)  # ready
+                await communicator.send_to(text_data=text)
+            answer = await communicator.receive_output(timeout=5)
+            await communicator.disconnect()
+            return answer["text"]
+
+        answer = run(scenario())
+    finally:
+        if before == "limited":
+            settings_.disable()
+    assert http.status_code >= 400 and json.loads(http.content)["error"] == code
+    if code in ("rate_limited", "stale_move"):
+        assert answer.encode().startswith(http.content[:-1] + b",")
+    else:
+        assert answer.encode() == http.content
+    assert moves_of(view["id"]) == []

@@ -139,7 +139,7 @@ if DATABASE_URL:
         # Django turns psycopg's prepared statements off (prepare_threshold None, for
         # poolers), even for a cursor that asks for them. On: only the queries sent with
         # server-side binding are prepared (Django's own cursors bind on the client and
-        # never are): the league boards' (leagues.selectors._rows), prepared on a
+        # never are): the league boards' (config.db.prepared_rows), prepared on a
         # connection's first run, whose planning was a quarter of their Postgres time.
         # Behind PgBouncer in transaction mode: 1.21 or later with max_prepared_statements.
         DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 0
