@@ -11,6 +11,7 @@ import math
 import re
 import secrets
 import threading
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -616,21 +617,95 @@ def _attempt_analyse(attempt_id: int) -> bool:
     if GameAnalysis.objects.filter(attempt_id=attempt_id, version=analysis_game.VERSION).exists():
         return True
     day_par_ensure(challenge=attempt.challenge)
+    return _analyse_games(attempt.challenge.seed, [(attempt.pk, list(attempt.moves))]) == 1
+
+
+# The positions an analysis worker has worked out (games.analysis.game.analyse_many's
+# ``known``: ~2 kB each), for the two deals it analysed last: the next batch of the beat
+# and the next reader's game of the day start from them. Past the bound a deal's start
+# again (only time is lost: the figures are the position's, whoever reaches it).
+ANALYSIS_POSITIONS = 50_000
+_positions: dict[str, dict[tuple[str, ...], analysis_game.Position]] = {}
+# The beat's round (``analyses_due``): games of one day analysed together a batch at a time
+# (the lines sorted, so that those sharing their first asks fall in one batch), for at most
+# ANALYSIS_ROUND_SECONDS, then the round ends and the next beat starts another; one round
+# at a time (a claim), so a second analysis process is free for the readers' requests.
+ANALYSIS_BATCH = 100
+ANALYSIS_ROUND_SECONDS = 50.0
+ANALYSIS_DAYS = 2  # the days revealed this long ago at most are analysed by the beat
+ANALYSIS_ROUND = "analysis:round"
+
+
+def _known_positions(seed: str) -> dict[tuple[str, ...], analysis_game.Position]:
+    known = _positions.get(seed)
+    if known is None or len(known) > ANALYSIS_POSITIONS:
+        known = _positions[seed] = {}
+        for old in list(_positions)[:-2]:
+            del _positions[old]
+    return known
+
+
+def _analyse_games(seed: str, games: list[tuple[int, list[str]]]) -> int:
+    """Analyse games of one deal together (attempt id, moves) and store them; a game that
+    no longer replays is logged and left (re-verification's). How many were stored."""
+    playable = []
+    for attempt_id, moves in games:
+        try:
+            peche.ENGINE.replay({"seed": seed}, moves)
+        except ReplayError:  # a verified game replays; one that no longer does is re-verification's
+            log.warning("analysis: attempt=%s does not replay", attempt_id)
+            continue
+        playable.append((attempt_id, moves))
+    found = analysis_game.analyse_many(seed, [m for _, m in playable], known=_known_positions(seed))
+    for (attempt_id, _), analysed in zip(playable, found):
+        GameAnalysis.objects.update_or_create(
+            attempt_id=attempt_id,
+            defaults={
+                "accuracy": round(analysed.accuracy, 1),
+                "luck": round(analysed.luck, 2),
+                "asks": [a.as_dict() for a in analysed.asks],
+                "version": analysis_game.VERSION,
+            },
+        )
+    return len(playable)
+
+
+def analyses_due(*, now: dt.datetime | None = None, seconds: float = ANALYSIS_ROUND_SECONDS) -> int:
+    """The beat's round: the ranked, verified games of the days revealed within
+    ANALYSIS_DAYS that have no analysis yet, analysed together in batches for ``seconds``
+    at most (a batch started is finished), the latest day first. One round at a time.
+    Returns how many games were analysed."""
     try:
-        found = analysis_game.analyse(attempt.challenge.seed, list(attempt.moves))
-    except ReplayError:  # a verified game replays; one that no longer does is re-verification's
-        log.warning("analysis: attempt=%s does not replay", attempt_id)
-        return False
-    GameAnalysis.objects.update_or_create(
-        attempt_id=attempt_id,
-        defaults={
-            "accuracy": round(found.accuracy, 1),
-            "luck": round(found.luck, 2),
-            "asks": [a.as_dict() for a in found.asks],
-            "version": analysis_game.VERSION,
-        },
-    )
-    return True
+        if not cache.add(ANALYSIS_ROUND, 1, timeout=int(seconds * 4) + 60):
+            return 0
+    except Exception:  # without the claim two rounds may analyse a game twice: the same figures
+        pass
+    try:
+        return _analyses_round(now or timezone.now(), seconds)
+    finally:
+        _release(ANALYSIS_ROUND)
+
+
+def _analyses_round(now: dt.datetime, seconds: float) -> int:
+    start = time.monotonic()
+    done = 0
+    days = DailyChallenge.objects.filter(
+        game=DAILY_GAME, reveals_at__lte=now, reveals_at__gte=now - dt.timedelta(days=ANALYSIS_DAYS)
+    ).order_by("-reveals_at")
+    for challenge in days:
+        pending = sorted(
+            Attempt.objects.filter(challenge=challenge, ranked=True, status=Attempt.Status.VERIFIED)
+            .exclude(analysis__version=analysis_game.VERSION)
+            .values_list("moves", "pk"),
+        )
+        if pending:
+            day_par_ensure(challenge=challenge)
+        for i in range(0, len(pending), ANALYSIS_BATCH):
+            if time.monotonic() - start >= seconds:
+                return done
+            batch = [(pk, list(moves)) for moves, pk in pending[i : i + ANALYSIS_BATCH]]
+            done += _analyse_games(challenge.seed, batch)
+    return done
 
 
 def _release(key: str) -> None:

@@ -52,6 +52,11 @@ def analyse_attempt(attempt_id: int) -> bool:
 
 
 @shared_task(**ANALYSIS)
+def analyses_due() -> int:
+    return services.analyses_due()
+
+
+@shared_task(**ANALYSIS)
 def pars_due() -> int:
     return services.pars_due()
 

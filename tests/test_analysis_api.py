@@ -147,3 +147,27 @@ def test_games_not_analysed_yet_are_asked_for_a_few_times_an_hour_per_address_an
         # Another address has its own count.
         other = Client(REMOTE_ADDR="198.51.100.7").post(f"/api/attempts/{games[2].pk}/analysis")
         assert other.status_code == 200 and GameAnalysis.objects.filter(attempt_id=games[2].pk).exists()
+
+
+def test_the_beat_analyses_every_ranked_game_of_a_closed_day_together_once(monkeypatch):
+    """After the close the beat's rounds analyse the day's ranked games before anyone asks,
+    a batch at a time (games that share their first asks together), each as it is analysed
+    alone; a round out of time starts no batch; a game analysed is not analysed again."""
+    games = [verified_game(name, day=CLOSED) for name in ("Bea One", "Bea Two")]
+    games.append(verified_game("Lou Last", day=CLOSED, choose=last_rank))
+    type(games[0].challenge).objects.filter(pk=games[0].challenge_id).update(
+        reveals_at=timezone.now() - dt.timedelta(hours=1)
+    )
+    assert settings.CELERY_BEAT_SCHEDULE["day-analyses"]["task"] == "challenges.tasks.analyses_due"
+    assert settings.CELERY_TASK_ROUTES["challenges.tasks.analyses_due"] == {"queue": "analysis"}
+    monkeypatch.setattr(services, "ANALYSIS_BATCH", 2)
+    assert services.analyses_due(seconds=0) == 0 and not GameAnalysis.objects.exists()
+    assert services.analyses_due() == 3 and services.analyses_due() == 0
+    seed = games[0].challenge.seed
+    for attempt in games:
+        stored = GameAnalysis.objects.get(attempt=attempt)
+        alone = analysis_game.analyse(seed, attempt.moves)
+        assert stored.asks == [a.as_dict() for a in alone.asks] and stored.accuracy == round(alone.accuracy, 1)
+    assert DayPar.objects.filter(challenge=games[0].challenge).exists()
+    # A reader's view is now a read.
+    assert Client().get(f"/api/attempts/{games[2].pk}/analysis").status_code == 200

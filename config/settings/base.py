@@ -371,12 +371,19 @@ CELERY_BEAT_SCHEDULE = {
         "task": "challenges.tasks.pars_due",
         "schedule": crontab(minute="*/5"),
     },
+    # Every ranked game of a closed day analysed by the beat, a round a minute
+    # (challenges/services.py ``analyses_due``), before anyone asks.
+    "day-analyses": {
+        "task": "challenges.tasks.analyses_due",
+        "schedule": timedelta(seconds=60),
+    },
 }
 # The analyses (games/analysis/) have a queue of their own: `celery -A config worker -Q
 # analysis` workers take it, the verification workers (the default queue) never see it.
 CELERY_TASK_ROUTES = {
     "challenges.tasks.analyse_attempt": {"queue": "analysis"},
     "challenges.tasks.pars_due": {"queue": "analysis"},
+    "challenges.tasks.analyses_due": {"queue": "analysis"},
     "challenges.tasks.day_par": {"queue": "analysis"},
 }
 # An attempt still `verifying` this long after it finished is re-enqueued by the sweeper.

@@ -208,7 +208,12 @@ def analyse(
 
 
 def analyse_many(
-    seed: str, lines: Sequence[Sequence[str]], *, deck: list[str] | None = None, samples: int = engine.SAMPLES
+    seed: str,
+    lines: Sequence[Sequence[str]],
+    *,
+    deck: list[str] | None = None,
+    samples: int = engine.SAMPLES,
+    known: dict[tuple[str, ...], Position] | None = None,
 ) -> list[GameAnalysis]:
     """A day's games analysed together: in order, exactly what ``analyse`` returns for each
     alone, each position the games share worked out once. A game is its deal and its asks,
@@ -216,7 +221,10 @@ def analyse_many(
     an ask are seeded by the deal and the ask's index: the same operations in the same
     order, whichever game is analysed first (tests/games/test_analysis.py). The positions
     are walked as a tree of the lines, depth first (a follower and a state forked at each
-    branch). ReplayError, as ``analyse``, for the first line the rules refuse."""
+    branch). ``known``: positions worked out before (the asks that led there → Position),
+    for the same deal and samples, read and added to (a worker keeps them for the day:
+    the next batch, the next reader's game). ReplayError, as ``analyse``, for the first
+    line the rules refuse."""
     for moves in lines:
         peche.ENGINE.replay({"seed": seed, "deck": deck}, list(moves))
     asks: list[list[AskAnalysis]] = [[] for _ in lines]
@@ -233,7 +241,16 @@ def analyse_many(
         going = [i for i in through if len(lines[i]) > depth]
         if not going:
             continue
-        at = position(state, follower, seed, depth, samples)
+        key = tuple(lines[going[0]][:depth])
+        found = None if known is None else known.get(key)
+        if found is None:
+            at = position(state, follower, seed, depth, samples)
+            if known is not None:
+                known[key] = at
+        else:
+            # Working a position out changes nothing in the follower (its reads of the
+            # posterior name only ranks in hand, named when the player saw them).
+            at = found
         by_rank: dict[str, list[int]] = {}
         for i in going:
             by_rank.setdefault(lines[i][depth], []).append(i)

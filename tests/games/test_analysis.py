@@ -192,5 +192,12 @@ def test_a_days_games_analysed_together_get_what_each_gets_alone(monkeypatch):
     assert together == alone
     positions = {tuple(moves[:k]) for moves in lines for k in range(len(moves))}
     assert len(calls) == len(positions) < sum(map(len, lines))
+    # In batches, with the positions of the earlier ones kept (a worker's day): the same,
+    # and no position worked out twice.
+    known: dict = {}
+    calls.clear()
+    batches = [analysis.analyse_many(seed, part, samples=SAMPLES, known=known) for part in (lines[:3], lines[3:])]
+    assert batches[0] + batches[1] == alone
+    assert len(calls) == len(known) == len(positions)
     with pytest.raises(ReplayError):
         analysis.analyse_many(seed, [lines[0], lines[1][:-1]])
