@@ -303,6 +303,10 @@ RATE_LIMITS = {
     # Analyses of games not analysed yet asked for, per client IP: each costs an analysis
     # worker about a second; a player looking through the day's replays asks a few dozen.
     "analyses": os.environ.get("RATE_LIMIT_ANALYSES", "120/hour"),
+    # …and from every address together, games handed to the analysis workers on readers'
+    # requests (a player's own game not counted): a script with many addresses would still
+    # fill the queue. 2,000 is about half an hour of one core.
+    "analyses_day": os.environ.get("RATE_LIMIT_ANALYSES_DAY", "2000/day"),
     # CSP violation reports per client IP: a page breaking the policy reports each load.
     "csp_reports": os.environ.get("RATE_LIMIT_CSP_REPORTS", "60/hour"),
 }
