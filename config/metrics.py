@@ -117,6 +117,10 @@ ANALYSIS_REFUSED = Counter(
     "address together spent).",
     ["reason"],
 )
+DISALLOWED_HOST = Counter(
+    "peche_disallowed_host",
+    "Requests answered 400 for a Host header outside ALLOWED_HOSTS (logged once a minute at most: config/security.py).",
+)
 
 # The labelled series already made, by their labels: ``labels()`` would check and convert
 # the labels and take a lock on every observation (the ask's hot path).
@@ -145,6 +149,10 @@ def verified(finished: Iterable[dt.datetime | None]) -> None:
 
 def analysis_refused(reason: str) -> None:
     _one(ANALYSIS_REFUSED, reason).inc()
+
+
+def disallowed_host() -> None:
+    DISALLOWED_HOST.inc()
 
 
 def breaker_state(is_open: bool) -> None:

@@ -398,9 +398,15 @@ LOGGING: dict[str, Any] = {
     "formatters": {
         "line": {"()": "config.logfmt.StructuredFormatter", "json": os.environ.get("LOG_FORMAT", "logfmt") == "json"}
     },
+    "filters": {"disallowed_host": {"()": "config.security.DisallowedHostLogFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # A bad Host header per request was an ERROR line (and traceback) per request:
+        # counted, and logged once a minute at most (config/security.py).
+        "django.security.DisallowedHost": {"filters": ["disallowed_host"]},
+    },
 }
 
 # /metrics (config/metrics.py): answered only to `Authorization: Bearer <METRICS_TOKEN>`; unset, a 404.
