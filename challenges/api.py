@@ -475,7 +475,14 @@ class AnalysisView(APIView):
     POST_ERRORS = doc.errors(
         (404, doc.error("`not_found`: no game the caller may see replayed")),
         (409, doc.error("`day_open`: the caller's own game, whose day has not closed yet")),
-        (429, doc.error("`rate_limited`: too many games not analysed yet asked for from this address")),
+        (
+            429,
+            doc.error(
+                "`rate_limited`: too many games not analysed yet asked for from this address; "
+                "`analysis_budget`: the analyses readers may have worked out today, from every address "
+                "together, are spent (the caller's own game excepted). `Retry-After` says when to ask again"
+            ),
+        ),
     )
 
     @extend_schema(
@@ -499,7 +506,10 @@ class AnalysisView(APIView):
         description="Ask for a game's analysis (the same games as GET): worked out by an `analysis` worker "
         "and kept, 202 `analysis_pending` meanwhile; asking again while it is worked out changes nothing. "
         "Games not analysed yet are asked for at most `RATE_LIMITS['analyses']` times per client address "
-        "(429 `rate_limited` with `Retry-After` beyond); one analysed already is answered whatever the count.",
+        "(429 `rate_limited` with `Retry-After` beyond), and at most `RATE_LIMITS['analyses_day']` games are "
+        "handed to the workers from every address together (429 `analysis_budget` with `Retry-After` beyond, "
+        "nothing queued; the caller's own game is never refused for it). A game handed over already costs "
+        "neither again; one analysed already is answered whatever the counts.",
     )
     def post(self, request, attempt_id: int):
         attempt = self._analysable(request, attempt_id)
@@ -509,7 +519,8 @@ class AnalysisView(APIView):
             wait = hit("analyses", f"ip:{client_address(request)}")
             if wait is not None:
                 raise exceptions.Throttled(wait)
-            services.analysis_wanted(attempt_id=attempt.pk)
+            player = current_player(request)
+            services.analysis_wanted(attempt_id=attempt.pk, own=player is not None and player.pk == attempt.player_id)
         return self._answer(attempt)
 
     @staticmethod

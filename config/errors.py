@@ -39,6 +39,7 @@ STATUS = {
     "too_many_leagues": status.HTTP_409_CONFLICT,
     "unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
+    "analysis_budget": status.HTTP_429_TOO_MANY_REQUESTS,
 }
 
 

@@ -111,6 +111,16 @@ SCHEDULED_RUN = Gauge(
     multiprocess_mode="max",
 )
 
+ANALYSIS_REFUSED = Counter(
+    "peche_analysis_refused",
+    "Analyses readers asked for and refused, nothing queued, by reason (budget: the day's budget of every "
+    "address together spent).",
+    ["reason"],
+)
+DISALLOWED_HOST = Counter(
+    "peche_disallowed_host",
+    "Requests answered 400 for a Host header outside ALLOWED_HOSTS (logged once a minute at most: config/security.py).",
+)
 
 # The labelled series already made, by their labels: ``labels()`` would check and convert
 # the labels and take a lock on every observation (the ask's hot path).
@@ -135,6 +145,14 @@ def verified(finished: Iterable[dt.datetime | None]) -> None:
     for at in finished:
         if at is not None:
             VERIFICATION_LAG.observe(max(0.0, now - at.timestamp()))
+
+
+def analysis_refused(reason: str) -> None:
+    _one(ANALYSIS_REFUSED, reason).inc()
+
+
+def disallowed_host() -> None:
+    DISALLOWED_HOST.inc()
 
 
 def breaker_state(is_open: bool) -> None:

@@ -10,11 +10,17 @@ request whose peer is not one of them: such a client is then known by its own ad
 SecurityHeadersMiddleware: CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY and REPORTING_ENDPOINTS
 (where the policy's violations are reported: config/csp_reports.py) on every response
 (pages, API, errors, static files served by WhiteNoise) that has not set its own.
+
+DisallowedHostLogFilter: a request whose Host is not in ALLOWED_HOSTS is answered 400 by
+Django, which logs it at ERROR; counted, and logged once a minute at most.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import logging
+import threading
+import time
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured, MiddlewareNotUsed
@@ -99,3 +105,42 @@ class SecurityHeadersMiddleware:
         for name, value in self.headers:
             response.headers.setdefault(name, value)
         return response
+
+
+class DisallowedHostLogFilter(logging.Filter):
+    """On the ``django.security.DisallowedHost`` logger: Django logs every request with a
+    Host outside ALLOWED_HOSTS at ERROR, traceback included, so a client sending bad Hosts
+    in a loop fills the error log (and the error reports). Each one is counted
+    (``peche_disallowed_host_total``); one record a minute at most is let through, in this
+    process, on one line, saying how many were left out since the last (``suppressed=N``).
+    The client's answer is Django's 400 as before.
+
+    The minute is the process's, not the instance's: logging configured twice (Django set
+    up again by config/asgi.py in a process that had it) puts a second copy on the logger,
+    and a record the first copy decided on is neither counted nor decided again."""
+
+    INTERVAL = 60.0
+    _lock = threading.Lock()
+    _last: float | None = None
+    _suppressed = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        decided = getattr(record, "peche_host_decided", None)
+        if decided is not None:
+            return decided
+        from config import metrics  # at the first bad Host, not while logging is configured
+
+        metrics.disallowed_host()
+        now = time.monotonic()
+        cls = DisallowedHostLogFilter
+        with cls._lock:
+            if cls._last is not None and now - cls._last < cls.INTERVAL:
+                cls._suppressed += 1
+                record.peche_host_decided = False
+                return False
+            suppressed, cls._suppressed, cls._last = cls._suppressed, 0, now
+        # The traceback says nothing the message does not (where Django read the Host).
+        record.msg, record.args = f"{record.getMessage()} suppressed={suppressed}", None
+        record.exc_info = record.exc_text = record.stack_info = None
+        record.peche_host_decided = True
+        return True

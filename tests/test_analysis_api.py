@@ -171,3 +171,53 @@ def test_the_beat_analyses_every_ranked_game_of_a_closed_day_together_once(monke
     assert DayPar.objects.filter(challenge=games[0].challenge).exists()
     # A reader's view is now a read.
     assert Client().get(f"/api/attempts/{games[2].pk}/analysis").status_code == 200
+
+
+def test_the_day_s_budget_holds_across_addresses_a_game_costs_once_and_a_player_s_own_game_always_passes(monkeypatch):
+    """Many addresses, each under its own limit, cannot fill the analysis queue: the games
+    handed over from every address together are counted against one budget; over it, 429
+    `analysis_budget` with Retry-After and nothing queued. A game handed over already is
+    not handed over again and costs nothing."""
+    from config import metrics
+
+    games = [verified_game(name, day=CLOSED) for name in ("Al Pha", "Be Ta", "Gam Ma", "Del Ta")]
+    sent = []
+    monkeypatch.setattr(
+        services, "_task", lambda name: type("T", (), {"apply_async": lambda *a, **k: sent.append(a[0][0])})
+    )
+    refused = metrics.ANALYSIS_REFUSED.labels("budget")
+    before = refused._value.get()
+    address = (f"203.0.113.{n}" for n in range(1, 100))
+    with override_settings(RATE_LIMITS={**settings.RATE_LIMITS, "analyses_day": "2/day"}):
+        # The same game asked for from five addresses: handed over once, one of the budget.
+        for _ in range(5):
+            answer = Client(REMOTE_ADDR=next(address)).post(f"/api/attempts/{games[0].pk}/analysis")
+            assert answer.status_code == 202, answer.content
+        assert sent == [games[0].pk]
+        assert Client(REMOTE_ADDR=next(address)).post(f"/api/attempts/{games[1].pk}/analysis").status_code == 202
+        assert sent == [games[0].pk, games[1].pk]
+        # The budget is spent: a fresh address, under its own limit, is refused.
+        over = Client(REMOTE_ADDR=next(address)).post(f"/api/attempts/{games[2].pk}/analysis")
+        assert over.status_code == 429, over.content
+        assert over.json()["error"] == "analysis_budget" and 0 < int(over["Retry-After"]) <= 86400
+        assert sent == [games[0].pk, games[1].pk] and refused._value.get() == before + 1
+        # Refused, the game is not left claimed: asked again later it is handed over.
+        assert cache.get(services.ANALYSIS_WANTED.format(games[2].pk)) is None
+        # The games handed over already are still answered (pending), costing nothing.
+        assert Client(REMOTE_ADDR=next(address)).post(f"/api/attempts/{games[0].pk}/analysis").status_code == 202
+        # A player's own game passes whatever the budget.
+        own = client_of(games[3]).post(f"/api/attempts/{games[3].pk}/analysis")
+        assert own.status_code == 202, own.content
+        assert sent == [games[0].pk, games[1].pk, games[3].pk]
+    for attempt in games:  # (ids come back in the next test's database)
+        cache.delete(services.ANALYSIS_WANTED.format(attempt.pk))
+
+
+def test_a_game_analysed_already_is_answered_when_the_day_s_budget_is_spent():
+    attempt = verified_game("Done Dora", day=CLOSED)
+    assert Client().post(f"/api/attempts/{attempt.pk}/analysis").status_code == 200  # worked out (eager)
+    with override_settings(RATE_LIMITS={**settings.RATE_LIMITS, "analyses_day": "0/day"}):
+        other = verified_game("Late Lee", day=CLOSED)
+        assert Client().post(f"/api/attempts/{other.pk}/analysis").json()["error"] == "analysis_budget"
+        again = Client().post(f"/api/attempts/{attempt.pk}/analysis")
+        assert again.status_code == 200 and again.json()["asks"]

@@ -185,6 +185,43 @@ def test_every_405_names_the_allowed_methods_through_the_proxy(web_stack):
     assert refused.status == 405 and refused.getheader("Allow", "").replace(" ", "") == "GET,HEAD,OPTIONS"
 
 
+def raw_answer(port: int, request: bytes) -> tuple[int, str, bytes]:
+    """(status, Content-Type, body) of a request written byte for byte (http.client would
+    refuse to send a malformed one)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+    return int(lines[0].split()[1]), headers.get("Content-Type", ""), body
+
+
+@needs_nginx
+def test_requests_nginx_refuses_itself_get_the_api_s_json_error(web_stack):
+    """A %00 in the path (and a header nginx cannot parse) is refused by nginx before any
+    location: the API's JSON error, not nginx's HTML page. The app's own 400s are its own."""
+    port, _ = web_stack(proxy=True, workers=1)
+    for request in (
+        b"GET /api/attempts/%00 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+        b"GET /leaderboard/%00/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+        b"GET /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\nConnection: close\r\n\r\n",
+    ):
+        status, content_type, body = raw_answer(port, request)
+        assert (status, content_type) == (400, "application/json"), (request, status, content_type, body)
+        assert json.loads(body) == {
+            "error": "bad_request",
+            "detail": "the request is malformed (its path or a header)",
+        }, request
+    # A 400 of the app's own passes through as the app wrote it.
+    status, content_type, body = raw_answer(
+        port, b"GET /api/challenges/not-a-date HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
+    assert (status, content_type, json.loads(body)["error"]) == (400, "application/json", "bad_date")
+
+
 def post_body(port: int, body: bytes, chunked: bool = False) -> tuple[int, str, dict]:
     """(status, Content-Type, JSON) of POST /api/players with ``body``; the JSON must be
     whole (http.client refuses a body shorter than its length or an unfinished chunking)."""

@@ -55,7 +55,7 @@ def stack(transactional_db, tmp_path):
 def test_stack_starts_serves_verifies_and_stops(stack):
     started = stack("start")
     assert started.returncode == 0, started.stdout + started.stderr
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "worker", "analysis", "beat"):
         assert f"{name} running" in started.stdout
         assert (stack.run_dir / f"{name}.pid").exists() and (stack.run_dir / f"{name}.log").exists()
     assert stack("start").returncode != 0  # never twice
@@ -99,7 +99,7 @@ def test_stack_starts_serves_verifies_and_stops(stack):
 
     status = stack("status")
     assert status.returncode == 0 and f"web answers on http://127.0.0.1:{stack.port}" in status.stdout
-    pids = [int((stack.run_dir / f"{name}.pid").read_text()) for name in ("web", "worker", "beat")]
+    pids = [int((stack.run_dir / f"{name}.pid").read_text()) for name in ("web", "worker", "analysis", "beat")]
 
     stopped = stack("stop")
     assert stopped.returncode == 0, stopped.stderr
@@ -113,6 +113,72 @@ def test_stack_starts_serves_verifies_and_stops(stack):
                 break
             assert time.monotonic() < deadline, f"pid {pid} still running after stop"
             time.sleep(0.1)
+
+
+def test_a_verification_does_not_wait_behind_queued_analyses(stack):
+    """The analyses (~1 s of CPU a game) have a worker of their own: with dozens of them
+    queued, a game finished now is verified by the verification worker while they are
+    still queued, and no analysis is worked out between its finish and its verification
+    but the one already running. (One worker taking both queues, as scripts/stack had,
+    verified it only after the analyses it had prefetched: four or more.)"""
+    import datetime as dt
+    import random
+
+    import redis
+
+    from challenges.models import Attempt, GameAnalysis
+    from games.rules.peche import ENGINE
+    from harness.fixtures import finished_attempts
+    from leaderboard.models import Result
+
+    stack.env.update(STACK_BEAT="0", WORKER_CONCURRENCY="1", ANALYSIS_CONCURRENCY="1")
+    # A closed day's ranked games, each asked its own way (no two analyses alike).
+    challenge, ids = finished_attempts(40, day=dt.date(2026, 6, 2))
+    for n, attempt_id in enumerate(ids):
+        pick, state, moves = random.Random(n), ENGINE.new(seed=challenge.seed), []
+        while not state.over:
+            moves.append(pick.choice(ENGINE.legal_moves(state)))
+            ENGINE.apply(state, moves[-1])
+        Attempt.objects.filter(pk=attempt_id).update(moves=moves, status="verified")
+    started = stack("start")
+    assert started.returncode == 0, started.stdout + started.stderr
+    assert "analysis running" in started.stdout, started.stdout
+    for name in ("worker", "analysis"):
+        wait_for(lambda n=name: "ready." in (stack.run_dir / f"{n}.log").read_text(), timeout=30, interval=0.2)
+
+    request = functools.partial(http_request, stack.port)
+    for attempt_id in ids:
+        code, answer = request("POST", f"/api/attempts/{attempt_id}/analysis")
+        assert code == 202, answer
+    # The fault condition: analyses queued for the analysis worker, most not worked out yet.
+    broker = redis.Redis.from_url(stack.env["REDIS_URL"])
+    assert broker.llen("analysis") >= 20, broker.llen("analysis")
+    assert GameAnalysis.objects.count() <= 5
+
+    code, player = request("POST", "/api/players", {"name": "Queue Jumper"})
+    assert code == 201, player
+    code, view = request("POST", "/api/challenges/today/attempt", token=player["token"])
+    assert code == 201, view
+    while view["status"] == "playing":
+        code, view = request(
+            "POST",
+            f"/api/attempts/{view['id']}/asks",
+            {"rank": view["hand"][0][:-1], "move": view["move"]},
+            token=player["token"],
+        )
+        assert code == 200, view
+    result = wait_for(lambda: Result.objects.filter(attempt_id=view["id"]).first(), timeout=60, interval=0.2)
+    finished = Attempt.objects.get(pk=view["id"]).finished_at
+    # Verified while the analyses were still queued…
+    done_by_then = GameAnalysis.objects.filter(created_at__lte=result.verified_at).count()
+    assert done_by_then <= len(ids) - 20, done_by_then
+    # …and none was worked out in between but the one running when it finished.
+    between = GameAnalysis.objects.filter(created_at__gt=finished, created_at__lt=result.verified_at).count()
+    assert between <= 1, (between, result.verified_at - finished)
+    # Each worker took its own queue's tasks only.
+    worker_log, analysis_log = ((stack.run_dir / f"{n}.log").read_text() for n in ("worker", "analysis"))
+    assert "verify_pending[" in worker_log and "analyse_attempt[" not in worker_log
+    assert "analyse_attempt[" in analysis_log and "verify_pending[" not in analysis_log
 
 
 def test_two_web_instances_share_the_proxy_and_either_serves_alone(stack):

@@ -303,6 +303,10 @@ RATE_LIMITS = {
     # Analyses of games not analysed yet asked for, per client IP: each costs an analysis
     # worker about a second; a player looking through the day's replays asks a few dozen.
     "analyses": os.environ.get("RATE_LIMIT_ANALYSES", "120/hour"),
+    # …and from every address together, games handed to the analysis workers on readers'
+    # requests (a player's own game not counted): a script with many addresses would still
+    # fill the queue. 2,000 is about half an hour of one core.
+    "analyses_day": os.environ.get("RATE_LIMIT_ANALYSES_DAY", "2000/day"),
     # CSP violation reports per client IP: a page breaking the policy reports each load.
     "csp_reports": os.environ.get("RATE_LIMIT_CSP_REPORTS", "60/hour"),
 }
@@ -401,9 +405,15 @@ LOGGING: dict[str, Any] = {
     "formatters": {
         "line": {"()": "config.logfmt.StructuredFormatter", "json": os.environ.get("LOG_FORMAT", "logfmt") == "json"}
     },
+    "filters": {"disallowed_host": {"()": "config.security.DisallowedHostLogFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # A bad Host header per request was an ERROR line (and traceback) per request:
+        # counted, and logged once a minute at most (config/security.py).
+        "django.security.DisallowedHost": {"filters": ["disallowed_host"]},
+    },
 }
 
 # /metrics (config/metrics.py): answered only to `Authorization: Bearer <METRICS_TOKEN>`; unset, a 404.

@@ -19,6 +19,9 @@ function csrfToken() {
 // (a few times at most), and whoever listens (wait.js: the page's notice) is told how
 // long the wait is; ``null`` once it is over.
 const RETRIES_AFTER_429 = 4;
+// A wait longer than this (the day's analyses all taken: hours) is the page's to say, not
+// to sit through.
+const LONGEST_WAIT_429 = 120;
 const waitListeners = new Set();
 export function onRateLimitWait(listener) {
   waitListeners.add(listener);
@@ -35,7 +38,8 @@ async function request(method, url, body) {
       if (retry > 0) tellWait(null);
       return data;
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 429 || retry >= RETRIES_AFTER_429) {
+      if (!(err instanceof ApiError) || err.status !== 429 || retry >= RETRIES_AFTER_429
+        || err.retryAfter > LONGEST_WAIT_429) {
         if (retry > 0) tellWait(null);
         throw err;
       }

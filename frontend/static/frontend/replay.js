@@ -57,7 +57,9 @@ else {
     analysis = found;
     drawSummary();
   }, (err) => {
-    $(root, "#analysis-status").textContent = gettext("The analysis is not ready yet: come back in a minute.");
+    $(root, "#analysis-status").textContent = err.code === "analysis_budget"
+      ? gettext("Today's analyses are all taken: this game can be analysed later.")
+      : gettext("The analysis is not ready yet: come back in a minute.");
     console.warn("no analysis", err.code || err.message);
   });
 }
