@@ -26,6 +26,7 @@ api = [
     path("challenges/<str:date>", challenges_api.ChallengeView.as_view()),
     path("challenges/<str:date>/attempt", challenges_api.AttemptStartView.as_view()),
     path("challenges/<str:date>/archive", leaderboard_api.ArchiveView.as_view()),
+    path("challenges/<str:date>/positions", leaderboard_api.PositionsView.as_view()),
     path("attempts/<int:attempt_id>", challenges_api.AttemptView.as_view()),
     path("attempts/<int:attempt_id>/asks", challenges_api.AskView.as_view()),
     path("attempts/<int:attempt_id>/analysis", challenges_api.AnalysisView.as_view()),
