@@ -9,10 +9,12 @@ make from the archive) and kept in this process. A closed day's games change onl
 game is held or disqualified (a reviewer's decision, or a week or history flag raised by a
 later game: several code paths, some with a bulk ``update`` that sends no signal), or a
 game still verifying at the close ranks. So the tree is keyed by a fingerprint of the
-counted set itself, read on every request: its size and the sum of its attempt ids, one
-aggregate over the day's rows (``result_ranking`` index). Any hold, release, disqualification
-or late result changes it; only a swap of two games for two others with the same id sum
-between two reads would not, and the next change would correct it.
+counted set itself: its size and the sum of its attempt ids, one aggregate over the day's
+rows (``result_ranking`` index). Any hold, release, disqualification or late result changes
+it; only a swap of two games for two others with the same id sum between two reads would
+not, and the next change would correct it. The fingerprint costs a few milliseconds at
+10,000 games, so a process reads it at most every ``FRESH_SECONDS`` per day: a decision is
+seen that much later here (a CDN keeps a settled day's answers an hour: caching.CDN_SECONDS).
 
 Why in-process and not Django's cache (Redis in production): the tree of 10,000 games is
 tens of thousands of nodes; unpickling it from Redis on every request would cost more than
@@ -25,7 +27,8 @@ game that asked from that position: the tree marks, per position, one analysed g
 passed through it. Analyses arrive after the close (the beat's, or a reader's request), so
 the marks are topped up from the analyses written since, at most every
 ``ENGINE_REFRESH_SECONDS``: a position may answer ``engine: null`` that long after its first
-analysis exists, never a wrong value.
+analysis exists, never a wrong value. The analyses read are kept, parsed, in a small LRU
+(``KEEP_ANALYSES``): one game's analysis answers every position of its line.
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ from .selectors import ranked_results
 MAX_MOVES = ALL_PAIRS + 42
 KEEP_DAYS = 4  # days kept per process: today's closed day, and a few before it people look back at
 ENGINE_REFRESH_SECONDS = 10.0
+FRESH_SECONDS = 1.0  # how often a process reads a kept day's fingerprint again
+KEEP_ANALYSES = 512  # parsed analyses kept per process (about 10 kB each)
 READ_BATCH = 2000
 
 
@@ -85,17 +90,20 @@ class _Day:
     tree: explorer.Tree
     analysed: set[int] = field(default_factory=set)  # the analyses folded in (attempt ids)
     engine_checked: float = 0.0  # time.monotonic() of the last look for new analyses
+    checked: float = field(default_factory=time.monotonic)  # of the last fingerprint read
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 _kept: OrderedDict[int, _Day] = OrderedDict()
 _kept_lock = threading.Lock()
+_analyses: OrderedDict[int, list[dict[str, Any]]] = OrderedDict()
 
 
 def forget() -> None:
-    """Drop every kept day (tests; a process that wants its memory back)."""
+    """Drop every kept day and analysis (tests; a process that wants its memory back)."""
     with _kept_lock:
         _kept.clear()
+        _analyses.clear()
 
 
 def _counted(challenge_id: int):
@@ -115,10 +123,16 @@ def _build(challenge_id: int, fingerprint: tuple[int, int]) -> _Day:
 
 
 def _day(challenge_id: int) -> _Day:
+    with _kept_lock:
+        day = _kept.get(challenge_id)
+        if day is not None and time.monotonic() - day.checked < FRESH_SECONDS:
+            _kept.move_to_end(challenge_id)
+            return day
     fingerprint = _fingerprint(challenge_id)
     with _kept_lock:
         day = _kept.get(challenge_id)
         if day is not None and day.fingerprint == fingerprint:
+            day.checked = time.monotonic()
             _kept.move_to_end(challenge_id)
             return day
     # Built outside the shared lock (another day's readers do not wait); two requests of a
@@ -153,12 +167,23 @@ def _engine_marks(challenge_id: int, day: _Day) -> None:
 
 
 def _engine(attempt_id: int, depth: int) -> dict[str, Any] | None:
-    asks = (
-        GameAnalysis.objects.filter(attempt_id=attempt_id, version=ANALYSIS_VERSION)
-        .values_list("asks", flat=True)
-        .first()
-    )
-    return explorer.engine_at(asks, depth) if asks is not None else None
+    with _kept_lock:
+        asks = _analyses.get(attempt_id)
+        if asks is not None:
+            _analyses.move_to_end(attempt_id)
+    if asks is None:
+        asks = (
+            GameAnalysis.objects.filter(attempt_id=attempt_id, version=ANALYSIS_VERSION)
+            .values_list("asks", flat=True)
+            .first()
+        )
+        if asks is None:
+            return None
+        with _kept_lock:
+            _analyses[attempt_id] = asks
+            while len(_analyses) > KEEP_ANALYSES:
+                _analyses.popitem(last=False)
+    return explorer.engine_at(asks, depth)
 
 
 def day_position(*, challenge_id: int | None, moves: list[str]) -> dict[str, Any]:

@@ -99,7 +99,10 @@ def test_every_position_of_the_day_answers_what_the_archive_counts():
     assert explore([]).json() == root
 
 
-def test_held_and_disqualified_games_never_count_even_once_the_tree_is_kept():
+def test_held_and_disqualified_games_never_count_even_once_the_tree_is_kept(monkeypatch):
+    # A process reads the day's fingerprint again at most every FRESH_SECONDS: this test
+    # looks right after each change.
+    monkeypatch.setattr(positions, "FRESH_SECONDS", 0.0)
     attempts = a_closed_day((0, 0, 1, 2))
     before = explore().json()
     assert before["players"] == 4
