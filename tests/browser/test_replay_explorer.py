@@ -75,6 +75,7 @@ def test_each_ask_says_how_the_day_s_players_asked_there(new_page, locale, width
     # Two of the three players asked what this one asked first.
     assert TWO_THIRDS.search(text) and ENGINE_WORD[locale] in text, text
     assert "3" in text
+    page.locator("#step-explorer").scroll_into_view_if_needed()
     screenshot(page, f"replay-explorer-{locale[:2]}-{width}")
 
     # The next ask, then back: the first is not asked for again.

@@ -19,6 +19,10 @@ export const shareText = (share) => new Intl.NumberFormat(lang(),
   { style: "percent", maximumFractionDigits: share < 0.1 ? 1 : 0 }).format(share);
 const scoreText = (score) => new Intl.NumberFormat(lang(), { maximumFractionDigits: 0 }).format(score);
 
+// Sentences after one another: a space, but none after a Japanese full stop.
+const joined = (...sentences) => sentences.filter(Boolean)
+  .reduce((text, next) => (!text ? next : /[。！？]$/.test(text) ? text + next : `${text} ${next}`), "");
+
 /** The explorer's sentence at one ask: ``position`` the API's answer at the point before it,
  * ``asked`` the rank this player asked there, ``best`` the engine's ask there (or null). */
 export function explorerText(position, asked, best) {
@@ -27,7 +31,7 @@ export function explorerText(position, asked, best) {
   const same = position.next.find((n) => n.rank === asked);
   if (!same) {
     // A game the day's figures leave out (held for review): nobody counted got here by it.
-    return [gettext("This game is not in the day's figures."), engine].filter(Boolean).join(" ");
+    return joined(gettext("This game is not in the day's figures."), engine);
   }
   const words = { players: scoreText(position.players), share: shareText(same.share), a_rank: aRank(asked),
     mean: scoreText(same.mean_score) };
@@ -43,7 +47,7 @@ export function explorerText(position, asked, best) {
       "%(share)s of the %(players)s players who got here asked for %(a_rank)s; they scored %(mean)s points on average.",
       position.players), words);
   }
-  return [told, engine].filter(Boolean).join(" ");
+  return joined(told, engine);
 }
 
 /** The replay's layer (mountReplay's ``layers``): draws the line for the step shown, in a
