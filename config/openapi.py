@@ -294,6 +294,46 @@ class ArchiveLine(serializers.Serializer):
     finished_at = serializers.DateTimeField(help_text="The last ask: the third tie-break.")
 
 
+class PositionNext(serializers.Serializer):
+    rank = serializers.CharField(help_text="The next ask.")
+    players = serializers.IntegerField(help_text="The counted games that asked it there.")
+    share = serializers.FloatField(help_text="`players` over the position's `players`, 0 to 1 (to 0.0001).")
+    mean_score = serializers.FloatField(help_text="The mean final score of those games (to 0.1).")
+
+
+class PositionEngine(serializers.Serializer):
+    values = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="Each rank in hand: the expected final pair difference if asked there (as an analysis' `values`).",
+    )
+    best = serializers.CharField(help_text="The analysis engine's ask there.")
+
+
+class Position(serializers.Serializer):
+    """A position of a closed day's deal, named by the player's asks that reach it."""
+
+    players = serializers.IntegerField(
+        help_text="The day's counted games that reached it: the games the archive lists (ranked, neither held nor "
+        "disqualified, no newcomer's provisional result); 0 for a position nobody reached."
+    )
+    next = PositionNext(many=True, help_text="Each ask made from it, the most asked first; empty at a game's end.")
+    engine = PositionEngine(
+        allow_null=True,
+        help_text="The analysis engine's view of the position, read from the stored analysis of a game that asked "
+        "from it; null while no analysed game is known to (the day's games are analysed after the close).",
+    )
+
+
+MOVES = OpenApiParameter(
+    "moves",
+    str,
+    OpenApiParameter.QUERY,
+    pattern=r"^((A|[2-9]|10|J|Q|K)(,(A|[2-9]|10|J|Q|K))*)?$",
+    description="The player's asks from the deal, ranks separated by commas (`7,Q`), at most 68; absent or empty: "
+    "the deal itself, before the first ask.",
+)
+
+
 ASK_EXAMPLE = OpenApiExample("ask", value={"rank": "Q", "move": 3}, request_only=True)
 
 

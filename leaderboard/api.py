@@ -9,7 +9,7 @@ from challenges.selectors import challenge_read
 from config import openapi as doc
 from config.errors import ApiError
 
-from . import caching, selectors
+from . import caching, positions, selectors
 
 
 def _int_param(request, name: str, default: int, low: int, high: int) -> int:
@@ -135,3 +135,36 @@ class ArchiveView(APIView):
         response["Content-Disposition"] = f'inline; filename="peche-{challenge.date.isoformat()}.jsonl"'
         # Streamed, so no ETag (its bytes are not known before they are sent): the CDN's time only.
         return caching.mark(response, public=selectors.day_settled(challenge=challenge, now=timezone.now()))
+
+
+class PositionsView(APIView):
+    @extend_schema(
+        operation_id="challenge_positions",
+        tags=["leaderboard"],
+        parameters=[doc.DATE, doc.MOVES],
+        responses={
+            200: doc.Position,
+            **doc.errors(
+                (400, doc.error("`bad_date`, `bad_moves` (not ranks separated by commas) or `too_many_moves`")),
+                (404, doc.error("`not_found`: the day has not started")),
+                (409, doc.error("`day_open`: the seed is still secret; the explorer opens when it is revealed")),
+            ),
+        },
+        description="The day's explorer, once the day is closed: for the position reached by the player's asks "
+        "`moves` (the same deal and opponent for everyone, so the asks name the position), how many of the day's "
+        "counted games reached it, each next ask's count, share and the mean final score of the games that asked "
+        "it, and the analysis engine's values and ask there. Its counts are those of the day's archive.",
+    )
+    def get(self, request, date: str):
+        challenge = challenge_read(date_text=date)
+        if not challenge.is_revealed(timezone.now()):
+            raise ApiError("day_open", "the day's deal is still being played: its explorer opens when it closes")
+        try:
+            moves = positions.parse_moves(request.query_params.get("moves"))
+        except positions.BadMoves as bad:
+            raise ApiError(bad.code, str(bad)) from None
+        found = positions.day_position(challenge_id=challenge.pk, moves=moves)
+        # A position whose engine is not known yet is not kept by a CDN: the analyses arrive after the close.
+        complete = found["engine"] is not None or not found["next"]
+        settled = complete and selectors.day_settled(challenge=challenge, now=timezone.now())
+        return caching.mark(Response(found), public=settled)

@@ -6,6 +6,7 @@ import { $, el, fmt } from "./dom.js";
 import { mountReplay } from "./replay-table.js";
 import { accuracyText, askText, drawValues, labelText, loadAnalysis, pairsText, reasonText } from "./analysis.js";
 import { aRank } from "./table.js";
+import { explorerLayer } from "./explorer.js";
 
 const root = document.getElementById("replay");
 const data = JSON.parse(document.getElementById("replay-data").textContent);
@@ -24,7 +25,9 @@ function stepLayer(step, at) {
   drawValues($(box, "#step-values"), ask);
 }
 
-const go = mountReplay(root, data, { layers: [stepLayer] });
+// How the day's players asked at each ask (explorer.js): the engine's ask from this game's analysis once read.
+const explored = explorerLayer(root, data, { engineAsk: (i) => (analysis && analysis.asks[i] ? analysis.asks[i].best : null) });
+const go = mountReplay(root, data, { layers: [stepLayer, explored] });
 
 function drawSummary() {
   $(root, "#analysis-status").hidden = true;
