@@ -41,6 +41,9 @@ from .detector import AskEvidence, GameAssessment, Outcome, Watcher
 
 # ~150 bytes an entry (a tuple key of 2–6 small ints and its float): ~300 MB at most.
 SNAPSHOT_ENTRIES = 2_000_000
+# A new line keeps a snapshot every this many asks (a game that leaves it later is taken up
+# at most this many asks back).
+SNAPSHOT_EVERY = 4
 # ~0.5 kB a node: ~100 MB at most (a day of 10,000 games has ~60,000 positions).
 MAX_NODES = 200_000
 # The fields kept (``field_for``): today's and yesterday's, and one more.
@@ -113,7 +116,9 @@ class Field:
 
     def _extend(self, path: list[_Node], moves: Sequence[str]) -> None:
         """Judge the moves past the known ones, from the deepest snapshot on the path,
-        adding their nodes to ``path`` and to the tree."""
+        adding their nodes to ``path`` and to the tree. Snapshots are kept where games
+        part (the last known position, now a branch) and every SNAPSHOT_EVERY asks of a
+        new line: most new lines are one game's own, never reached again."""
         start = max(i for i, n in enumerate(path) if n.snapshot is not None)
         base = path[start]
         assert base.snapshot is not None
@@ -123,6 +128,8 @@ class Field:
         for i in range(start, len(path) - 1):  # known positions with no snapshot: played again
             ask(state, moves[i], watcher)
         node = path[-1]
+        if node.snapshot is None and not state.over:
+            self._keep(node, state.copy(), watcher.fork())
         for i in range(len(path) - 1, len(moves)):
             watcher.asks.clear()
             watcher.outcomes.clear()
@@ -133,7 +140,7 @@ class Field:
             self.nodes += 1
             path.append(child)
             node = child
-            if not state.over:
+            if not state.over and (i + 1) % SNAPSHOT_EVERY == 0:
                 self._keep(child, state.copy(), watcher.fork())
 
 
