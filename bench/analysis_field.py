@@ -72,6 +72,25 @@ def one_deal(seed: str, n: int, alone: int, samples: int) -> dict[str, float]:
     }
 
 
+def spread(deals: int, games: int) -> str:
+    """How the judgement's cost differs from deal to deal: ``games`` random players' games
+    on each of ``deals`` deals (``spread-<i>``), judged alone, CPU ms a game."""
+    costs = []
+    for i in range(deals):
+        seed = f"spread-{i}"
+        rng = random.Random(seed)
+        lines = [players.play(deck_for(seed, None), players.uniform, rng)[0] for _ in range(games)]
+        t, _ = cpu(lambda: [detector.assess(seed, m) for m in lines])  # noqa: B023 (called at once)
+        costs.append(t * 1000 / games)
+    costs.sort()
+    q = statistics.quantiles(costs, n=10)
+    return (
+        f"The judgement alone from deal to deal ({deals} deals, {games} random players' games each, CPU ms a "
+        f"game): median {statistics.median(costs):.1f}, p10 {q[0]:.1f}, p90 {q[-1]:.1f}, the cheapest "
+        f"{costs[0]:.1f}, the dearest {costs[-1]:.1f} (x{costs[-1] / costs[0]:.0f} the cheapest)."
+    )
+
+
 def report(rows: list[tuple[str, dict[str, float]]], args: argparse.Namespace, seconds: float) -> str:
     out = [
         f"commit {commit()}, {time.strftime('%Y-%m-%d')}, {machine()}, load average at the end {load_average()}; "
@@ -105,15 +124,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--first", type=int, default=0, help="the first deal's number")
     parser.add_argument("--alone", type=int, default=12, help="games a deal analysed alone")
     parser.add_argument("--samples", type=int, default=analysis.engine.SAMPLES)
+    parser.add_argument("--spread", type=int, default=40, help="deals judged for the spread (0: none)")
     parser.add_argument("--out", default="", help="write the report there too")
     args = parser.parse_args(argv)
     start = time.perf_counter()
+    spread_line = spread(args.spread, 30) if args.spread else ""
     rows = []
     for i in range(args.first, args.first + args.deals):
         seed = f"field-{i}"
         rows.append((seed, one_deal(seed, args.players, args.alone, args.samples)))
         print(f"{seed} done", flush=True)
-    text = report(rows, args, time.perf_counter() - start)
+    text = report(rows, args, time.perf_counter() - start) + (f"\n\n{spread_line}" if spread_line else "")
     print(text)
     if args.out:
         Path(args.out).write_text(text + "\n")
