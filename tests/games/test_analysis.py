@@ -88,7 +88,9 @@ def test_the_engine_s_own_game_has_no_loss_and_its_score_is_the_par():
     state = ENGINE.replay({"seed": seed}, par["moves"])
     assert par["score"] == peche.outcome_of(state).score == 1000 + 30 * (par["pairs"][0] - par["pairs"][1])
     found = analysis.analyse(seed, par["moves"], samples=SAMPLES)
-    assert found.accuracy == 100.0 and all(a.loss == 0 and a.label is None for a in found.asks)
+    # Playing, the engine keeps the perfect-memory choice unless the top bar leads it by the
+    # noise (GATE): measured against the top bar, its asks lose less than that, never a label.
+    assert all(a.loss < engine.GATE and a.label is None for a in found.asks)
     assert found.result == par["pairs"][0] - par["pairs"][1]
     assert found.luck == pytest.approx(found.result - found.expected)
 
@@ -201,3 +203,20 @@ def test_a_days_games_analysed_together_get_what_each_gets_alone(monkeypatch):
     assert len(calls) == len(known) == len(positions)
     with pytest.raises(ReplayError):
         analysis.analyse_many(seed, [lines[0], lines[1][:-1]])
+
+
+def test_the_best_ask_is_the_highest_bar_and_the_loss_is_measured_from_it():
+    """What the page draws and what it says agree: at every ask, the best is the highest-
+    valued rank (a sure pair aside, which the reason names), and the loss is the gap
+    between its bar and the ask's."""
+    checked = 0
+    for i in range(6):
+        seed = f"analysis-bar-{i}"
+        for moves in (play(seed, random_player, random.Random(i)), play(seed, first_rank)):
+            for a in analysis.analyse(seed, moves, samples=SAMPLES).asks:
+                if not a.choice or a.reason == "sure_pair" or a.best == a.rank and a.loss == 0:
+                    continue
+                assert a.values[a.best] == max(a.values.values()), (seed, a)
+                assert a.loss == pytest.approx(a.values[a.best] - a.values[a.rank])
+                checked += 1
+    assert checked > 50
