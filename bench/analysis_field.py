@@ -91,9 +91,9 @@ def spread(deals: int, games: int) -> str:
     )
 
 
-def report(rows: list[tuple[str, dict[str, float]]], args: argparse.Namespace, seconds: float) -> str:
+def report(rows: list[tuple[str, dict[str, float]]], args: argparse.Namespace, seconds: float, code: str) -> str:
     out = [
-        f"commit {commit()}, {time.strftime('%Y-%m-%d')}, {machine()}, load average at the end {load_average()}; "
+        f"commit {code}, {time.strftime('%Y-%m-%d')}, {machine()}, load average at the end {load_average()}; "
         f"{args.players} panel players a deal, analysis at {args.samples} samples a position, "
         f"{args.alone} games a deal analysed alone; {seconds:.0f} s in all",
         "",
@@ -128,13 +128,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", default="", help="write the report there too")
     args = parser.parse_args(argv)
     start = time.perf_counter()
+    code = commit()  # the code that runs: read before, not after, the long run
     spread_line = spread(args.spread, 30) if args.spread else ""
     rows = []
     for i in range(args.first, args.first + args.deals):
         seed = f"field-{i}"
         rows.append((seed, one_deal(seed, args.players, args.alone, args.samples)))
         print(f"{seed} done", flush=True)
-    text = report(rows, args, time.perf_counter() - start) + (f"\n\n{spread_line}" if spread_line else "")
+    text = report(rows, args, time.perf_counter() - start, code) + (f"\n\n{spread_line}" if spread_line else "")
     print(text)
     if args.out:
         Path(args.out).write_text(text + "\n")
