@@ -1,7 +1,9 @@
 """Pêche — the daily challenge game: 2-player pairs Go Fish (docs/rules.md §2).
 
 Seat 0 is the player (the only decisions: which rank to ask), seat 1 the
-perfect-memory opponent, which plays inside ``apply`` as an automatic step.
+perfect-memory opponent, which plays inside ``apply`` as an automatic step. What one seat
+knows of the other's hand is a ``Knowledge``: the state's is the opponent's of the
+player's (its choice reads it), and the player's of the opponent's is the same class.
 
 The game is played by one loop: ``deal``, then ``ask`` for each of the player's asks
 (the ask and every step after it up to the player's next decision). Whoever watches a
@@ -25,31 +27,6 @@ PLAYER, OPPONENT = 0, 1
 ALL_PAIRS = 26
 
 
-class Knowledge:
-    """What a seat knows of another's hand, from public information only: here the
-    opponent's knowledge of the player's hand (``fairplay.players.Memory`` keeps what the player knows of
-    the opponent's, ``gofish.Knowledge`` every seat's of the others').
-
-    ``known``: ranks the player must hold; ``absent[r]``: value of ``draws`` when the
-    player was last known to hold no r; ``draws``: deck cards the player received that
-    did not pair at once.
-    """
-
-    __slots__ = ("known", "absent", "draws")
-
-    def __init__(self) -> None:
-        self.known: set[str] = set()
-        self.absent: dict[str, int] = {}
-        self.draws = 0
-
-    def snapshot(self) -> dict[str, Any]:
-        return {
-            "known": sorted(self.known, key=RANKS.index),
-            "absent": dict(self.absent),
-            "draws": self.draws,
-        }
-
-
 class PecheState:
     __slots__ = (
         "deck",
@@ -66,42 +43,56 @@ class PecheState:
         "opening_events",
     )
 
-    def __init__(self, deck: list[str]) -> None:
+    def __init__(
+        self,
+        deck: list[str],
+        lake_next: int = 10,
+        hands: list[dict[str, str]] | None = None,
+        pairs: list[list[str]] | None = None,
+        pairs_by_rank: dict[str, int] | None = None,
+        asks: list[int] | None = None,
+        knowledge: Knowledge | None = None,
+        turn: int = PLAYER,
+        over: bool = False,
+    ) -> None:
+        """A state before the deal (``deck`` alone), or one built from a table in the middle
+        of a game: the parts given are taken, not copied (``copy``, and the analysis's
+        sampled deals: ``engine.state_of``). The history starts empty either way (the rules
+        only append to it)."""
         self.deck = deck
-        self.lake_next = 10  # the lake is deck[lake_next:]
+        self.lake_next = lake_next  # the lake is deck[lake_next:]
         # rank -> card, not a list of cards: "holds an r?" and "give the r" are one lookup,
         # no scan (docs/benchmarks.md); a dict keeps insertion order, the acquisition order.
-        self.hands: list[dict[str, str]] = [{}, {}]
-        self.pairs: list[list[str]] = [[], []]  # ranks, in the order formed
-        self.pairs_by_rank = dict.fromkeys(RANKS, 0)
-        self.turn = PLAYER
-        self.asks = [0, 0]
+        self.hands: list[dict[str, str]] = [{}, {}] if hands is None else hands
+        self.pairs: list[list[str]] = [[], []] if pairs is None else pairs  # ranks, in the order formed
+        self.pairs_by_rank = dict.fromkeys(RANKS, 0) if pairs_by_rank is None else pairs_by_rank
+        self.turn = turn
+        self.asks = [0, 0] if asks is None else asks
         # every ask: seat, rank, given, fished; tuples, as they are built on every replay
         self.history: list[tuple[int, str, bool, bool]] = []
         # the asks (indices in history) whose go fish drew the rank asked for: the mover saw
         # the card, and the pair it formed at once told the table (the share's blue square)
         self.caught: set[int] = set()
-        self.knowledge = Knowledge()
-        self.over = False
+        # the opponent's knowledge of the player's hand, which its choice reads
+        self.knowledge = Knowledge(PLAYER) if knowledge is None else knowledge
+        self.over = over
         self.opening_events: list[Event] = []  # the deal plays nothing that a seat sees
 
     def copy(self) -> PecheState:
         """A state to play on without touching this one (a search's): the deck shared (the
-        rules never write it), everything else copied; the history starts empty (the rules
-        only append to it) and no caught asks."""
-        twin = PecheState(self.deck)
-        twin.lake_next = self.lake_next
-        twin.hands = [dict(self.hands[0]), dict(self.hands[1])]
-        twin.pairs = [list(self.pairs[0]), list(self.pairs[1])]
-        twin.pairs_by_rank = dict(self.pairs_by_rank)
-        twin.turn = self.turn
-        twin.asks = list(self.asks)
-        knowledge = twin.knowledge
-        knowledge.known = set(self.knowledge.known)
-        knowledge.absent = dict(self.knowledge.absent)
-        knowledge.draws = self.knowledge.draws
-        twin.over = self.over
-        return twin
+        rules never write it), everything else copied; the history starts empty and no
+        caught asks."""
+        return PecheState(
+            self.deck,
+            self.lake_next,
+            [dict(self.hands[0]), dict(self.hands[1])],
+            [list(self.pairs[0]), list(self.pairs[1])],
+            dict(self.pairs_by_rank),
+            list(self.asks),
+            self.knowledge.copy(),
+            self.turn,
+            self.over,
+        )
 
     @property
     def lake_size(self) -> int:
@@ -147,6 +138,74 @@ class Observer:
 
     def ended(self, state: PecheState) -> None:
         pass
+
+
+class Knowledge(Observer):
+    """What one seat knows of the other's hand, ``of`` (the seat whose hand it is), from
+    public facts only, as a perfect-memory player keeps it: the rules' opponent's knowledge
+    of the player's hand (``state.knowledge``, which its choice reads), and the player's of
+    the opponent's (the analysis's rollouts, the simulated players). ``gofish.Knowledge``
+    keeps every seat's of the others' in Go Fish.
+
+    ``known``: ranks that seat must hold (it asked them and has not paired or given them
+    since); ``absent[r]``: the value of ``draws`` when it was last known to hold no r;
+    ``draws``: the deck cards it received that did not pair at once, so a rank absent k
+    draws ago can only be among its k newest cards.
+
+    An observer: the rules tell the state's of each step as they play it, before any other
+    observer (whose hooks may read it); anyone else's watches the loop like any observer.
+    """
+
+    __slots__ = ("of", "known", "absent", "draws")
+
+    def __init__(
+        self, of: int, known: set[str] | None = None, absent: dict[str, int] | None = None, draws: int = 0
+    ) -> None:
+        self.of = of
+        self.known: set[str] = set() if known is None else known
+        self.absent: dict[str, int] = {} if absent is None else absent
+        self.draws = draws
+
+    def copy(self) -> Knowledge:
+        return Knowledge(self.of, set(self.known), dict(self.absent), self.draws)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "known": sorted(self.known, key=RANKS.index),
+            "absent": dict(self.absent),
+            "draws": self.draws,
+        }
+
+    def choice(self, state: PecheState, rank: str) -> None:
+        """Of the opponent, one more public fact: it asks a rank it knows the player holds
+        whenever it holds one (the rules' choice), so choosing another tells it holds none
+        of those it is not known to hold."""
+        if self.of != OPPONENT:
+            return
+        shown = state.knowledge.known
+        if rank not in shown:
+            known = self.known
+            for r in shown:
+                if r not in known:
+                    self.absent[r] = self.draws
+
+    def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
+        if seat == self.of:
+            self.known.add(rank)  # it holds one to ask (a card given pairs it: ``received``)
+        else:
+            # Whether or not it had one, afterwards it holds none.
+            self.known.discard(rank)
+            self.absent[rank] = self.draws
+
+    def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
+        if seat != self.of:
+            return
+        if paired:
+            rank = RANK_OF[card]
+            self.known.discard(rank)
+            self.absent[rank] = self.draws
+        elif from_deck:
+            self.draws += 1
 
 
 class Recorder(Observer):
@@ -226,17 +285,14 @@ def _receive(state: PecheState, seat: int, card: str, from_deck: bool, obs: Obse
         del hand[rank]
         state.pairs[seat].append(rank)
         state.pairs_by_rank[rank] += 1
-        if seat == PLAYER:
-            state.knowledge.known.discard(rank)
-            state.knowledge.absent[rank] = state.knowledge.draws
+        state.knowledge.received(state, seat, card, from_deck, True)
         if len(state.pairs[0]) + len(state.pairs[1]) == ALL_PAIRS:
             state.over = True
         if obs is not None:
             obs.received(state, seat, card, from_deck, True)
         return
     hand[rank] = card
-    if seat == PLAYER and from_deck:
-        state.knowledge.draws += 1
+    state.knowledge.received(state, seat, card, from_deck, False)
     if obs is not None:
         obs.received(state, seat, card, from_deck, False)
 
@@ -253,15 +309,9 @@ def _ask(state: PecheState, seat: int, rank: str, obs: Observer | None) -> None:
     """``seat`` asks for ``rank`` (precondition: it holds one); turn passes on go fish."""
     other = 1 - seat
     state.asks[seat] += 1
-    knowledge = state.knowledge
-    if seat == PLAYER:
-        knowledge.known.add(rank)
     given = state.hands[other].pop(rank, None)
-    if seat == OPPONENT:
-        # Whether or not the player had one, afterwards it holds none.
-        knowledge.known.discard(rank)
-        knowledge.absent[rank] = knowledge.draws
     fished = given is None and state.lake_next < 52
+    state.knowledge.asked(state, seat, rank, given, fished)
     state.history.append((seat, rank, given is not None, fished))
     if obs is not None:
         obs.asked(state, seat, rank, given, fished)
