@@ -278,7 +278,13 @@ class CasualCreateView(APIView):
         responses={
             201: CasualGame,
             **doc.errors(
-                (400, doc.error("`bad_request` (the body is not a JSON object), or `bad_input` (an option)")),
+                (
+                    400,
+                    doc.error(
+                        "`bad_input` or `bad_options`: options the game does not take (Go Fish: 2 to 6 players); "
+                        "`bad_request`: the body is not a JSON object"
+                    ),
+                ),
                 NOT_FOUND,
                 FORBIDDEN,
                 (429, doc.RATE_LIMITED),
