@@ -186,7 +186,7 @@ def main() -> None:
     from harness.wsgi_client import Client
     from leaderboard import selectors as board
     from leaderboard import services
-    from leagues import selectors
+    from leagues import hints, selectors
 
     # The code measured, named when the run starts (the tree may change while it runs).
     measured_code = provenance.commit("leagues", "leaderboard", "challenges", "config", "bench/leagues_scale.py")
@@ -274,13 +274,13 @@ def main() -> None:
                 kept[label] = so_far + after - before
 
     def serial_board(lg):
-        # Without asking the rank index ahead of the query (leagues.selectors._Hints): as a
+        # Without asking the rank index ahead of the query (leagues.hints.BoardHints): as a
         # league's first read in a process is. The hints stay, for the other calls.
-        selectors._hints.asking = False
+        hints.board_hints.asking = False
         try:
             return selectors.day_board(lg.pk, measured.date, member=requester)
         finally:
-            selectors._hints.asking = True
+            hints.board_hints.asking = True
 
     calls = {
         "day board, selector": lambda lg: selectors.day_board(lg.pk, measured.date, member=requester),

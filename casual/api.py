@@ -197,6 +197,17 @@ class CasualHome(serializers.Serializer):
     tally = Tally()
 
 
+class CasualCreateIn(Input):
+    """The options a player chooses for a new game, each optional: Go Fish's table (its
+    engine judges the values: 400 `bad_input`); Kitten chooses none (the site alternates
+    who flips first)."""
+
+    players = Json(required=False, help_text="Go Fish: seats at the table, 2 to 6 (absent: 2).")
+    hand_size = Json(
+        required=False, help_text="Go Fish: cards dealt to each seat (absent or null: the engine's default)."
+    )
+
+
 class CasualMoveIn(Input):
     """One move of a casual game, and the number of moves made so far."""
 
@@ -263,8 +274,22 @@ class CasualHomeView(APIView):
 class CasualCreateView(APIView):
     @casual_endpoint(
         "casual_create",
-        request=None,
-        responses={201: CasualGame, **doc.errors(NOT_FOUND, FORBIDDEN, (429, doc.RATE_LIMITED))},
+        request=CasualCreateIn,
+        responses={
+            201: CasualGame,
+            **doc.errors(
+                (
+                    400,
+                    doc.error(
+                        "`bad_input` or `bad_options`: options the game does not take (Go Fish: 2 to 6 players); "
+                        "`bad_request`: the body is not a JSON object"
+                    ),
+                ),
+                NOT_FOUND,
+                FORBIDDEN,
+                (429, doc.RATE_LIMITED),
+            ),
+        },
         description="Deal a new game. A browser without a player gets an "
         "anonymous owner in its session on its first game (never a "
         "player, never a sign-up); those are rate-limited per client "
@@ -273,8 +298,8 @@ class CasualCreateView(APIView):
     def post(self, request, game: str):
         rules = rules_or_404(game)
         check_csrf(request)
+        body = parsed(CasualCreateIn, request)  # before an anonymous owner is made for it
         owner = owner_for_new_game(request)
-        body = request.data if isinstance(request.data, dict) else {}
         created = services.casual_create(
             owner=owner, game=game, options=rules.chosen_options(body), next_options=rules.next_options
         )

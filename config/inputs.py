@@ -121,14 +121,17 @@ class Json(serializers.JSONField):
 
 def parsed(body: type[Input], request: Any) -> dict[str, Any]:
     """The request's JSON object checked by ``body``'s fields: their values only (other
-    keys are ignored), or the refusal of the first field that is wrong, in declaration
-    order. Nothing has happened yet when it refuses."""
+    keys are ignored; a field declared ``required=False`` and absent is left out), or the
+    refusal of the first field that is wrong, in declaration order. Nothing has happened
+    yet when it refuses."""
     data = request.data
     if not isinstance(data, dict):
         raise ApiError("bad_request", "the body must be a JSON object")
     checked = {}
     for name, field in body._declared_fields.items():
         if name not in data:
+            if not field.required:
+                continue
             raise ApiError("missing_field", f"'{name}' is required")
         try:
             checked[name] = field.run_validation(data[name])

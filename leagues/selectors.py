@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import re
-import threading
 from typing import Any
 
 from django.conf import settings
@@ -33,8 +32,9 @@ from leaderboard import rank_index
 from leaderboard import selectors as board
 from leaderboard.models import Result
 
+from .errors import LeagueError, not_found
+from .hints import board_hints
 from .models import League, Membership
-from .services import LeagueError, not_found
 
 WEEK_SHAPE = re.compile(r"^([0-9]{4})-W([0-9]{2})$")
 
@@ -159,7 +159,7 @@ def _global_ranks(
     attempt id: from the rank index when it is ready, else counted in SQL (``_sql_ranks``)
     for any result the index does not hold; and whether the index was ready.
 
-    ``asked``: the index's answer to the question asked ahead of the query (_Hints). It is
+    ``asked``: the index's answer to the question asked ahead of the query (leagues/hints.py). It is
     the answer when it covers every result the index holds (``indexed``); else every rank
     is asked again, after the query, in one question: ranks read at two moments could give
     a member who played since the last read and the one they passed the same rank."""
@@ -321,83 +321,24 @@ def _by_name(member: tuple) -> tuple:
     return (member[1].casefold(), member[0])
 
 
-class _Hints:
-    """What this process last read of each league's day board (the most recent KEPT): the
-    day's challenge, the members, the attempts on it. A member's next read of that board
-    sends the rank index its question first (rank_index.AskedRanks), so that Redis ranks
-    while Postgres runs the board's query: side by side, not one after the other (a quarter
-    less time a board, bench.leagues_scale). A hint only lets work start early: the answer
-    is the request's own query's, and when a member has played since, every rank is asked
-    again after it (_global_ranks). Only for a caller who was a member at the last read: a
-    stranger's request sends Redis nothing, and its 404 takes no longer for a league whose
-    board was read here. A member removed since sends the question once: their 404 forgets
-    the hint."""
-
-    KEPT = 256
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()  # threads of one process (gthread, ASGI) share it
-        # (league, day) -> (the day's challenge, the members, the attempts, the question as
-        # packed for Redis, or None until it is first asked)
-        self._seen: dict[tuple[int, dt.date], tuple[int, frozenset[int], tuple[int, ...], Any]] = {}
-        self.asking = True  # False: every read asks after its query (bench.leagues_scale compares)
-
-    def ask(self, league_id: int, day: dt.date, member: Player | None) -> rank_index.AskedRanks | None:
-        seen = self._seen.get((league_id, day))
-        if seen is None or member is None or member.pk not in seen[1] or not self.asking:
-            return None
-        return rank_index.AskedRanks(seen[0], seen[2], seen[3])
-
-    def keep(
-        self, league_id: int, day: dt.date, rows: list[tuple], played: list[tuple], asked: rank_index.AskedRanks | None
-    ) -> None:
-        """``rows``: the board's query's; ``played``: those with a result; ``asked``: this
-        read's question ahead, if any."""
-        if not played:  # nothing to ask ahead next time
-            self.forget(league_id, day)
-            return
-        challenge_id, attempts = played[0][6], tuple(row[2] for row in played if row[5])
-        # The same question as this read's (nobody has played since): kept as it was packed.
-        packed = None
-        if asked is not None and (asked.challenge_id, asked.attempt_ids) == (challenge_id, attempts):
-            packed = asked.packed
-        seen = (challenge_id, frozenset(row[0] for row in rows), attempts, packed)
-        with self._lock:
-            self._seen.pop((league_id, day), None)  # the newest last: the oldest goes first
-            self._seen[(league_id, day)] = seen
-            if len(self._seen) > self.KEPT:
-                del self._seen[next(iter(self._seen))]
-
-    def forget(self, league_id: int, day: dt.date) -> None:
-        with self._lock:
-            self._seen.pop((league_id, day), None)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._seen.clear()
-
-
-_hints = _Hints()
-
-
 def day_board(league_id: int, day: dt.date, *, member: Player | None) -> dict[str, Any]:
     """The members' results of the day in the global order (RANK_ORDER: score desc, fewer
     asks, earlier finish, then the attempt), each with its rank in the league and on the
     day's global board; then the members not on it (not played yet, or their result does
     not count), by name. Read for ``member``: for anyone else the league does not exist."""
-    asking = _hints.ask(league_id, day, member)
+    asking = board_hints.ask(league_id, day, member)
     with asking or contextlib.nullcontext():
         try:
             rows = _gated_rows(_DAY_SQL, [DAILY_GAME, day, league_id], member, league_id)
         except LeagueError:
             if asking is not None:  # a member no more: the hint goes, and asks nothing ahead for them again
-                _hints.forget(league_id, day)
+                board_hints.forget(league_id, day)
             raise
         asked = asking.answer() if asking is not None else None
     # In RANK_ORDER (the members who have no result that day come first or last, by the
     # database's place for NULL: they are listed apart).
     played = [row for row in rows if row[2] is not None]
-    _hints.keep(league_id, day, rows, played, asking)
+    board_hints.keep(league_id, day, rows, played, asking)
     if asking is not None and played and asking.challenge_id != played[0][6]:
         asked = None  # another day's index (tests' databases come and go): not this board's
     ranks, indexed = _global_ranks(played[0][6], played, asked) if played else ({}, True)

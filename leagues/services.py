@@ -22,8 +22,8 @@ from django.db.models import Count
 from challenges import names
 from challenges.accounts import normal_code
 from challenges.models import Player
-from games.rules.base import DomainError
 
+from .errors import LeagueError, not_found
 from .models import League, Membership
 
 MAX_MEMBERS = 200
@@ -37,14 +37,6 @@ NAME_RE = re.compile(r"^[^\W_](?:[\w .'-]{0,38}[^\W_])?$")
 # hopeless, and a guess tells nothing but "no such league".
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 10
-
-
-class LeagueError(DomainError):
-    """A refusal of the league services: ``code`` is the API's error code."""
-
-
-def not_found() -> LeagueError:
-    return LeagueError("not_found", "no such league")
 
 
 # --- the name ----------------------------------------------------------------------------

@@ -10,8 +10,8 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework import serializers
 
-from casual.api import CasualFinishIn, CasualMoveIn
-from casual.models import CasualGame
+from casual.api import CasualCreateIn, CasualFinishIn, CasualMoveIn
+from casual.models import CasualGame, CasualOwner
 from challenges.account_api import DeviceCodeIn, RenameIn
 from challenges.api import AskIn, LoginIn, PasswordIn, PlayerCreateIn
 from challenges.models import Attempt, Player
@@ -28,6 +28,7 @@ BODIES = [
     AskIn,
     RenameIn,
     DeviceCodeIn,
+    CasualCreateIn,
     CasualMoveIn,
     CasualFinishIn,
     LeagueNameIn,
@@ -133,8 +134,8 @@ def test_the_schema_of_a_body_is_generated_from_its_check(components, body):
     schema = components[f"{body.__name__}Request"]
     fields = body().fields
     assert list(schema["properties"]) == list(fields)
-    # Every field is required, as the check requires it.
-    assert sorted(schema["required"]) == sorted(fields)
+    # Required as the check requires it: every field, but one declared optional.
+    assert sorted(schema.get("required", [])) == sorted(name for name, f in fields.items() if f.required)
     for name, field in fields.items():
         described = schema["properties"][name]
         if isinstance(field, Choice):
@@ -203,3 +204,25 @@ def test_a_malformed_casual_body_changes_nothing(path, body, code):
     assert response.json()["error"] == code
     game = CasualGame.objects.get(pk=view["id"])
     assert game.moves == [] and game.status == view["status"]
+
+
+def test_an_optional_field_absent_is_left_out_and_present_is_checked():
+    assert parsed(CasualCreateIn, SimpleNamespace(data={})) == {}
+    assert parsed(CasualCreateIn, SimpleNamespace(data={"players": 3, "more": 1})) == {"players": 3}
+    assert parsed(CasualCreateIn, SimpleNamespace(data={"hand_size": None})) == {"hand_size": None}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["kitten", "gofish"])
+@pytest.mark.parametrize("body", [[], [{"players": 3}], "gofish", 3])
+def test_a_new_casual_game_from_a_body_that_is_not_an_object_is_refused_and_deals_nothing(game, body):
+    """Not an options object (a list, a string, a number): 400 ``bad_request``, and no game
+    dealt, none abandoned, no owner made; before, it was read as no options at all."""
+    eve = new_player("Eve")
+    first = eve.post(f"/api/casual/{game}/games", {}, format="json").json()
+    owners = CasualOwner.objects.count()
+    response = eve.post(f"/api/casual/{game}/games", body, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["error"] == "bad_request"
+    assert list(CasualGame.objects.values_list("pk", "status")) == [(first["id"], "playing")]
+    assert CasualOwner.objects.count() == owners

@@ -1,5 +1,5 @@
 """A league's day board asks the rank index for its members' global ranks before its query
-when this process has read the board before (leagues.selectors._Hints), so that Redis and
+when this process has read the board before (leagues.hints.BoardHints), so that Redis and
 Postgres work side by side. What a player sees must not change for it: the same ranks as
 SQL counts, a member who played since the last read ranked too, nothing sent to Redis for
 a stranger, and a reply never left behind on a pooled connection."""
@@ -18,7 +18,7 @@ from challenges.models import Player
 from leaderboard import rank_index
 from leaderboard import services as board_services
 from leaderboard.models import Result
-from leagues import selectors
+from leagues import hints, selectors
 from tests.conftest import new_player
 from tests.test_leagues_api import create, join, player_of, result
 
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 def ready_day(own_redis):
     """A league of Ann and Bob, three outsiders, and today's rank index built and ready."""
     with override_settings(REDIS_URL=own_redis.url):
-        selectors._hints.clear()
+        hints.board_hints.clear()
         ann, bob, stranger = new_player("Ann"), new_player("Bob"), new_player("Stranger")
         made = create(ann)
         join(bob, made["code"])
@@ -43,7 +43,7 @@ def ready_day(own_redis):
         Result.objects.update(indexed=True)
         assert rank_index.is_ready(challenge_id)
         yield {"ann": ann, "bob": bob, "stranger": stranger, "league": made, "challenge_id": challenge_id}
-        selectors._hints.clear()
+        hints.board_hints.clear()
 
 
 @pytest.fixture

@@ -141,7 +141,8 @@ if DATABASE_URL:
         # server-side binding are prepared (Django's own cursors bind on the client and
         # never are): the league boards' (config.db.prepared_rows), prepared on a
         # connection's first run, whose planning was a quarter of their Postgres time.
-        # Behind PgBouncer in transaction mode: 1.21 or later with max_prepared_statements.
+        # Behind PgBouncer in transaction mode: 1.22 or later with max_prepared_statements
+        # above 0, and libpq 17+ on the client (psycopg's docs; docs/operations.md).
         DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 0
 else:
     DATABASES = {

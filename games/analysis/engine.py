@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from games.fairplay.posterior import Posterior
 from games.rules import peche
 from games.rules.cards import RANK_OF, SUITS
-from games.rules.peche import OPPONENT, PLAYER, Observer, PecheState
+from games.rules.peche import OPPONENT, PLAYER, Knowledge, PecheState
 
 # Deals sampled per position: a whole game's analysis in ~1 s of one core (the budget is
 # 2 s: docs/benchmarks.md, "Analysis"); the standard error of the difference between two
@@ -51,7 +51,7 @@ class Table:
     """What the player sees at its turn: its hand (rank → card, in hand order), the sizes
     of the opponent's hand and of the lake, the pairs laid, the asks made, the opponent's
     knowledge of the player's hand (public: built from public facts only), the player's
-    memory of the opponent's (``Memory``) and the table's posterior over its hand (read,
+    of the opponent's (both ``peche.Knowledge``) and the table's posterior over its hand (read,
     never changed, while the position is valued). Nothing here is an opponent card."""
 
     hand: tuple[tuple[str, str], ...]
@@ -60,11 +60,11 @@ class Table:
     pairs: tuple[tuple[str, ...], tuple[str, ...]]
     pairs_by_rank: tuple[tuple[str, int], ...]
     asks: tuple[int, int]
-    # the opponent's knowledge of the player (peche.Knowledge)
+    # the opponent's knowledge of the player (state.knowledge)
     shown: frozenset[str]
     shown_absent: tuple[tuple[str, int], ...]
     shown_draws: int
-    # the player's memory of the opponent (Memory)
+    # the player's knowledge of the opponent (the follower's)
     held: frozenset[str]
     lacks: tuple[tuple[str, int], ...]  # rank → the opponent's draws when it was known to lack it
     draws: int
@@ -74,9 +74,9 @@ class Table:
     def ranks(self) -> tuple[str, ...]:
         return tuple(rank for rank, _ in self.hand)
 
-    def memory(self) -> Memory:
-        """The rollout player's memory at this table."""
-        return Memory(set(self.held), dict(self.lacks), self.draws)
+    def memory(self) -> Knowledge:
+        """The rollout player's knowledge of the opponent's hand at this table."""
+        return Knowledge(OPPONENT, set(self.held), dict(self.lacks), self.draws)
 
     def sure(self) -> tuple[str, ...]:
         """The ranks in hand that the opponent is known to hold: sure pairs."""
@@ -87,7 +87,7 @@ def table_of(state: PecheState, follower: Follower) -> Table:
     """The table the player sees in ``state`` (its turn), with what ``follower`` kept of the
     game. Reads the opponent's hand's size only, never its cards."""
     theirs = state.knowledge
-    memory = follower.memory
+    mine = follower.knowledge
     return Table(
         hand=tuple(state.hands[PLAYER].items()),
         opponent_hand=len(state.hands[OPPONENT]),
@@ -98,9 +98,9 @@ def table_of(state: PecheState, follower: Follower) -> Table:
         shown=frozenset(theirs.known),
         shown_absent=tuple(theirs.absent.items()),
         shown_draws=theirs.draws,
-        held=frozenset(memory.held),
-        lacks=tuple(memory.lacked.items()),
-        draws=memory.draws,
+        held=frozenset(mine.known),
+        lacks=tuple(mine.absent.items()),
+        draws=mine.draws,
         posterior=follower.posterior,
     )
 
@@ -136,93 +136,47 @@ def sample(table: Table, rng: random.Random) -> tuple[list[str], list[str]]:
 def state_of(table: Table, hand: Sequence[str], lake: Sequence[str]) -> PecheState:
     """A playable state: the table with a sampled opponent hand and lake."""
     deck = [""] * (52 - len(lake)) + list(lake)  # the cards before the lake are never read again
-    state = PecheState(deck)
-    state.lake_next = 52 - len(lake)
-    state.hands = [dict(table.hand), {RANK_OF[c]: c for c in hand}]
-    state.pairs = [list(table.pairs[0]), list(table.pairs[1])]
-    state.pairs_by_rank = dict(table.pairs_by_rank)
-    state.asks = list(table.asks)
-    state.knowledge.known = set(table.shown)
-    state.knowledge.absent = dict(table.shown_absent)
-    state.knowledge.draws = table.shown_draws
-    return state
+    return PecheState(
+        deck,
+        52 - len(lake),
+        [dict(table.hand), {RANK_OF[c]: c for c in hand}],
+        [list(table.pairs[0]), list(table.pairs[1])],
+        dict(table.pairs_by_rank),
+        list(table.asks),
+        Knowledge(PLAYER, set(table.shown), dict(table.shown_absent), table.shown_draws),
+    )
 
 
 class Follower(peche.Observers):
     """What the analysis keeps of a game as it is played, from public facts only: the
-    table's posterior over the opponent's hand and the perfect-memory player's memory."""
+    table's posterior over the opponent's hand and the perfect-memory player's knowledge of
+    it."""
 
-    __slots__ = ("posterior", "memory")
+    __slots__ = ("posterior", "knowledge")
 
-    def __init__(self, posterior: Posterior | None = None, memory: Memory | None = None) -> None:
+    def __init__(self, posterior: Posterior | None = None, knowledge: Knowledge | None = None) -> None:
         self.posterior = Posterior() if posterior is None else posterior
-        self.memory = Memory(set(), {}, 0) if memory is None else memory
-        super().__init__(self.posterior, self.memory)
+        self.knowledge = Knowledge(OPPONENT) if knowledge is None else knowledge
+        super().__init__(self.posterior, self.knowledge)
 
     def fork(self) -> Follower:
         """A follower that goes on from here without touching this one (a position several
         games share: ``game.analyse_many``)."""
-        memory = self.memory
-        return Follower(self.posterior.fork(), Memory(set(memory.held), dict(memory.lacked), memory.draws))
-
-
-class Memory(Observer):
-    """The rollout player's knowledge of the opponent's hand, kept from public facts as a
-    perfect-memory player keeps it: ``held`` (ranks it must hold), ``lacked`` (rank → the
-    opponent's count of unseen cards taken when it was last known to lack it) and that
-    count, ``draws``: a rank lacked k draws ago can only be among its k newest cards."""
-
-    __slots__ = ("held", "lacked", "draws")
-
-    def __init__(self, held: set[str], lacked: dict[str, int], draws: int) -> None:
-        self.held = held
-        self.lacked = lacked
-        self.draws = draws
-
-    def choice(self, state: PecheState, rank: str) -> None:
-        # The opponent asks a rank it knows the player holds whenever it holds one.
-        shown = state.knowledge.known
-        if rank not in shown:
-            for r in shown:
-                if r not in self.held:
-                    self.lacked[r] = self.draws
-
-    def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
-        if seat == PLAYER or given is not None:
-            self.held.discard(rank)
-            self.lacked[rank] = self.draws
-        else:
-            self.held.add(rank)
-
-    def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
-        if seat == OPPONENT and from_deck:
-            if paired:
-                rank = RANK_OF[card]
-                self.held.discard(rank)
-                self.lacked[rank] = self.draws
-            else:
-                self.draws += 1
-
-
-def rollout_choice(state: PecheState, memory: Memory) -> str:
-    """The rollout player's ask (``memory_choice`` in a rollout)."""
-    return memory_choice(
-        state.hands[PLAYER], len(state.hands[OPPONENT]), state.knowledge.known, state.pairs_by_rank, memory
-    )
+        return Follower(self.posterior.fork(), self.knowledge.copy())
 
 
 def memory_choice(
-    hand: Iterable[str], opponent_hand: int, shown: Collection[str], pairs: dict[str, int], memory: Memory
+    hand: Iterable[str], opponent_hand: int, shown: Collection[str], pairs: dict[str, int], memory: Knowledge
 ) -> str:
     """A perfect-memory player's ask: a rank the opponent is known to hold; else the
     likeliest in its hand by the slots that may hold it (its newest cards since it was last
     known to lack the rank) and the rank's unseen copies, a rank the opponent already knows
     the player holds first on a tie (asking it shows nothing new), then hand order."""
-    held = memory.held
+    held = memory.known
     for rank in hand:
         if rank in held:
             return rank
-    lacked = memory.lacked
+    lacked = memory.absent
     draws = memory.draws
     m = opponent_hand - len(held)
     best, best_key = "", (-1.0, False)
@@ -239,11 +193,16 @@ def memory_choice(
     return best
 
 
-def play_out(state: PecheState, memory: Memory) -> int:
+def play_out(state: PecheState, memory: Knowledge) -> int:
     """Both sides play to the end (the opponent by the rules, the player by the rollout
-    policy); the final pair difference."""
+    policy, ``memory_choice``); the final pair difference."""
+    # The rules change the hands, the opponent's knowledge and the pairs in place: read once
+    # here, not at every ask of the rollouts (the analysis's hot path).
+    mine, theirs = state.hands
+    shown = state.knowledge.known
+    pairs = state.pairs_by_rank
     while not state.over:
-        peche.ask(state, rollout_choice(state, memory), memory)
+        peche.ask(state, memory_choice(mine, len(theirs), shown, pairs, memory), memory)
     return len(state.pairs[PLAYER]) - len(state.pairs[OPPONENT])
 
 

@@ -22,39 +22,37 @@ from typing import Any
 
 from games.rules import peche
 from games.rules.cards import RANK_INDEX, shuffled_deck
-from games.rules.peche import OPPONENT, PLAYER, Observer, PecheState, opponent_miss
+from games.rules.peche import OPPONENT, PLAYER, Knowledge, Observer, PecheState, opponent_miss
 
 from .detector import SURE, GameAssessment, Watcher
 
 
-class Memory(Observer):
-    """The ranks the opponent must hold, from public facts: it asked them and was refused;
-    gone when it pairs one or gives it away.
-
-    ``passed_over``: how often each of the player's ranks was passed over by the opponent in a
-    tie (the rules' chance of the rank it chose, ``peche.opponent_miss``, equal to this
-    one's) while the rank it chose was one it is known to hold since an earlier ask. The
-    opponent breaks ties by its hand's order, the order its cards came in; a rank it held
-    that long is likely to come first whatever else it holds, so such a pass says less
-    against holding the passed rank than the table's approximation (every tied rank first
-    alike) takes it to say. Public facts only: the rules' chances read the opponent's
-    knowledge of the player's hand, and the player's own hand. Forgotten once the rank is
-    asked or paired."""
+class Passes(Observer):
+    """How often each of the player's ranks was passed over by the opponent in a tie (the
+    rules' chance of the rank it chose, ``peche.opponent_miss``, equal to this one's) while
+    the rank it chose was one it is known to hold since an earlier ask (``known``: the
+    player's knowledge of its hand, told of each step before this). The opponent breaks
+    ties by its hand's order, the order its cards came in; a rank it held that long is
+    likely to come first whatever else it holds, so such a pass says less against holding
+    the passed rank than the table's approximation (every tied rank first alike) takes it
+    to say. Public facts only: the rules' chances read the opponent's knowledge of the
+    player's hand, and the player's own hand. Forgotten once the rank is asked or paired."""
 
     __slots__ = ("known", "passed_over")
 
-    def __init__(self) -> None:
-        self.known: set[str] = set()
+    def __init__(self, known: Knowledge) -> None:
+        self.known = known
         self.passed_over: dict[str, int] = {}
 
     def choice(self, state: PecheState, rank: str) -> None:
-        known = state.knowledge.known
-        if rank in known or rank not in self.known:
+        shown = state.knowledge.known
+        held = self.known.known
+        if rank in shown or rank not in held:
             return  # the rule "a rank it knows the player holds" has no tie; or an undated rank
         n, d = opponent_miss(state, rank)
         for q in state.hands[PLAYER]:
             # a rank the opponent knows the player holds would have been asked first: not a tie
-            if q == rank or q in known or q in self.known:
+            if q == rank or q in shown or q in held:
                 continue
             n2, d2 = opponent_miss(state, q)
             if n2 * d == n * d2:
@@ -62,31 +60,27 @@ class Memory(Observer):
 
     def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
         self.passed_over.pop(rank, None)
-        if seat == OPPONENT and given is None:
-            self.known.add(rank)
-        else:
-            self.known.discard(rank)
 
     def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
         if paired:
             self.passed_over.pop(card[:-1], None)
-        if seat == OPPONENT and paired:
-            self.known.discard(card[:-1])
 
 
 class Table:
-    """What an honest player may look at."""
+    """What an honest player may look at: the table, what it knows of the opponent's hand
+    (``known``: a ``Knowledge(of=OPPONENT)``), the ties it saw passed over (``passes``) and the
+    table's chances (``watcher``)."""
 
-    __slots__ = ("_state", "_memory", "_watcher")
+    __slots__ = ("_state", "_known", "_passes", "_watcher")
 
-    def __init__(self, state: PecheState, memory: Memory, watcher: Watcher) -> None:
-        self._state, self._memory, self._watcher = state, memory, watcher
+    def __init__(self, state: PecheState, known: Knowledge, passes: Passes, watcher: Watcher) -> None:
+        self._state, self._known, self._passes, self._watcher = state, known, passes, watcher
 
     def ranks(self) -> tuple[str, ...]:
         return tuple(self._state.hands[PLAYER])
 
     def known(self) -> set[str]:
-        return set(self._memory.known)
+        return set(self._known.known)
 
     def unseen(self, rank: str) -> int:
         """Copies of ``rank`` (one in hand) the player has not seen: in the opponent's hand or the lake."""
@@ -97,8 +91,8 @@ class Table:
 
     def passed_over(self) -> dict[str, int]:
         """How often each rank was passed over in a tie against a rank the opponent held
-        long (``Memory.passed_over``)."""
-        return dict(self._memory.passed_over)
+        long (``Passes``)."""
+        return dict(self._passes.passed_over)
 
     def history(self) -> tuple[tuple[int, str, bool, bool], ...]:
         """Every ask so far, as the player's view shows it: seat, rank, given, fished."""
@@ -203,7 +197,7 @@ PANEL: tuple[tuple[str, Chooser], ...] = (
 
 
 def tie_reader_chances(table: Table, ranks: tuple[str, ...]) -> tuple[float, ...]:
-    """The table's chances, each passed rank's odds doubled per pass (``Memory.passed_over``):
+    """The table's chances, each passed rank's odds doubled per pass (``Passes``):
     where the table took a pass for a two-way tie settled by a coin, the reader takes it
     for one settled by age, which says nothing against the passed rank."""
     passed = table.passed_over()
@@ -362,10 +356,11 @@ def play(
     """One game of ``chooser`` on ``deck``, judged as verification judges it (the same
     watcher, fed as it plays): the asks, the assessment and the outcome. ``draws``: the
     assessment's outcomes hold the draws from the lake too (not counted in its figure)."""
-    watcher, memory = Watcher(draws=draws), Memory()
-    observer = peche.Observers(watcher, memory)
+    watcher, known = Watcher(draws=draws), Knowledge(OPPONENT)
+    passes = Passes(known)
+    observer = peche.Observers(watcher, known, passes)
     state = peche.deal(list(deck), observer)
-    table, truth = Table(state, memory, watcher), Truth(state)
+    table, truth = Table(state, known, passes, watcher), Truth(state)
     moves = []
     while not state.over:
         rank = chooser(table, truth, rng)

@@ -1,7 +1,9 @@
 """Pêche — the daily challenge game: 2-player pairs Go Fish (docs/rules.md §2).
 
 Seat 0 is the player (the only decisions: which rank to ask), seat 1 the
-perfect-memory opponent, which plays inside ``apply`` as an automatic step.
+perfect-memory opponent, which plays inside ``apply`` as an automatic step. The state, the
+observers' hooks and what one seat knows of the other's hand (``Knowledge``: the state's is
+the opponent's of the player's, which its choice reads) are games/rules/peche_state.py.
 
 The game is played by one loop: ``deal``, then ``ask`` for each of the player's asks
 (the ask and every step after it up to the player's next decision). Whoever watches a
@@ -18,135 +20,20 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from .base import EndsWithOutcome, GameError, ReplayError, deck_for
-from .cards import RANK_OF, RANK_SET, RANKS, miss_chance
+from .cards import RANK_OF, RANK_SET, miss_chance
+from .cards import RANKS as RANKS  # the ranks in order, as callers have read them here
 from .events import Ask, Draw, End, Event, Outcome, Pair, Pass, event_json, event_view
 
-PLAYER, OPPONENT = 0, 1
+# The table's names are this module's too (``peche.PecheState``, ``peche.Knowledge``…): one
+# door to the game for its callers.
+from .peche_state import OPPONENT as OPPONENT
+from .peche_state import PLAYER as PLAYER
+from .peche_state import Knowledge as Knowledge
+from .peche_state import Observer as Observer
+from .peche_state import Observers as Observers
+from .peche_state import PecheState as PecheState
+
 ALL_PAIRS = 26
-
-
-class Knowledge:
-    """What a seat knows of another's hand, from public information only: here the
-    opponent's knowledge of the player's hand (``fairplay.players.Memory`` keeps what the player knows of
-    the opponent's, ``gofish.Knowledge`` every seat's of the others').
-
-    ``known``: ranks the player must hold; ``absent[r]``: value of ``draws`` when the
-    player was last known to hold no r; ``draws``: deck cards the player received that
-    did not pair at once.
-    """
-
-    __slots__ = ("known", "absent", "draws")
-
-    def __init__(self) -> None:
-        self.known: set[str] = set()
-        self.absent: dict[str, int] = {}
-        self.draws = 0
-
-    def snapshot(self) -> dict[str, Any]:
-        return {
-            "known": sorted(self.known, key=RANKS.index),
-            "absent": dict(self.absent),
-            "draws": self.draws,
-        }
-
-
-class PecheState:
-    __slots__ = (
-        "deck",
-        "lake_next",
-        "hands",
-        "pairs",
-        "pairs_by_rank",
-        "turn",
-        "asks",
-        "history",
-        "caught",
-        "knowledge",
-        "over",
-        "opening_events",
-    )
-
-    def __init__(self, deck: list[str]) -> None:
-        self.deck = deck
-        self.lake_next = 10  # the lake is deck[lake_next:]
-        # rank -> card, not a list of cards: "holds an r?" and "give the r" are one lookup,
-        # no scan (docs/benchmarks.md); a dict keeps insertion order, the acquisition order.
-        self.hands: list[dict[str, str]] = [{}, {}]
-        self.pairs: list[list[str]] = [[], []]  # ranks, in the order formed
-        self.pairs_by_rank = dict.fromkeys(RANKS, 0)
-        self.turn = PLAYER
-        self.asks = [0, 0]
-        # every ask: seat, rank, given, fished; tuples, as they are built on every replay
-        self.history: list[tuple[int, str, bool, bool]] = []
-        # the asks (indices in history) whose go fish drew the rank asked for: the mover saw
-        # the card, and the pair it formed at once told the table (the share's blue square)
-        self.caught: set[int] = set()
-        self.knowledge = Knowledge()
-        self.over = False
-        self.opening_events: list[Event] = []  # the deal plays nothing that a seat sees
-
-    def copy(self) -> PecheState:
-        """A state to play on without touching this one (a search's): the deck shared (the
-        rules never write it), everything else copied; the history starts empty (the rules
-        only append to it) and no caught asks."""
-        twin = PecheState(self.deck)
-        twin.lake_next = self.lake_next
-        twin.hands = [dict(self.hands[0]), dict(self.hands[1])]
-        twin.pairs = [list(self.pairs[0]), list(self.pairs[1])]
-        twin.pairs_by_rank = dict(self.pairs_by_rank)
-        twin.turn = self.turn
-        twin.asks = list(self.asks)
-        knowledge = twin.knowledge
-        knowledge.known = set(self.knowledge.known)
-        knowledge.absent = dict(self.knowledge.absent)
-        knowledge.draws = self.knowledge.draws
-        twin.over = self.over
-        return twin
-
-    @property
-    def lake_size(self) -> int:
-        return 52 - self.lake_next
-
-    @property
-    def lake(self) -> list[str]:
-        """The lake's cards, the next one drawn first (face up: a finished day only)."""
-        return self.deck[self.lake_next :]
-
-
-class Observer:
-    """What the loop tells whoever watches a game, step by step in play order. Every hook
-    is a no-op here: override the ones needed. A hook reads the state and never changes it.
-
-    Hooks: ``before_ask`` (the player is about to ask ``rank``: checked, not yet played);
-    ``choice`` (the opponent chose ``rank``; its ask follows); ``asked`` (``seat`` asked
-    ``rank``; ``given`` is the card handed over or None; the card moves, then the fish is
-    drawn if ``fished``, after this hook); ``drew`` (``seat`` took the lake's top card);
-    ``received`` (a card joined ``seat``'s hand, from the deck or given; ``paired``: it
-    paired at once); ``passed`` (``seat`` had no card and the lake was empty); ``ended``.
-    """
-
-    __slots__ = ()
-
-    def before_ask(self, state: PecheState, rank: str) -> None:
-        pass
-
-    def choice(self, state: PecheState, rank: str) -> None:
-        pass
-
-    def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
-        pass
-
-    def drew(self, state: PecheState, seat: int, card: str, reason: str) -> None:
-        pass
-
-    def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
-        pass
-
-    def passed(self, state: PecheState, seat: int) -> None:
-        pass
-
-    def ended(self, state: PecheState) -> None:
-        pass
 
 
 class Recorder(Observer):
@@ -181,43 +68,6 @@ class Recorder(Observer):
         self.events.append(End(outcome_of(state)))
 
 
-class Observers(Observer):
-    """Several observers of one game, each told every step in the order given."""
-
-    __slots__ = ("observers",)
-
-    def __init__(self, *observers: Observer) -> None:
-        self.observers = observers
-
-    def before_ask(self, state: PecheState, rank: str) -> None:
-        for o in self.observers:
-            o.before_ask(state, rank)
-
-    def choice(self, state: PecheState, rank: str) -> None:
-        for o in self.observers:
-            o.choice(state, rank)
-
-    def asked(self, state: PecheState, seat: int, rank: str, given: str | None, fished: bool) -> None:
-        for o in self.observers:
-            o.asked(state, seat, rank, given, fished)
-
-    def drew(self, state: PecheState, seat: int, card: str, reason: str) -> None:
-        for o in self.observers:
-            o.drew(state, seat, card, reason)
-
-    def received(self, state: PecheState, seat: int, card: str, from_deck: bool, paired: bool) -> None:
-        for o in self.observers:
-            o.received(state, seat, card, from_deck, paired)
-
-    def passed(self, state: PecheState, seat: int) -> None:
-        for o in self.observers:
-            o.passed(state, seat)
-
-    def ended(self, state: PecheState) -> None:
-        for o in self.observers:
-            o.ended(state)
-
-
 def _receive(state: PecheState, seat: int, card: str, from_deck: bool, obs: Observer | None) -> None:
     """A card joins ``seat``'s hand; a second card of its rank pairs at once."""
     rank = RANK_OF[card]
@@ -226,17 +76,14 @@ def _receive(state: PecheState, seat: int, card: str, from_deck: bool, obs: Obse
         del hand[rank]
         state.pairs[seat].append(rank)
         state.pairs_by_rank[rank] += 1
-        if seat == PLAYER:
-            state.knowledge.known.discard(rank)
-            state.knowledge.absent[rank] = state.knowledge.draws
+        state.knowledge.received(state, seat, card, from_deck, True)
         if len(state.pairs[0]) + len(state.pairs[1]) == ALL_PAIRS:
             state.over = True
         if obs is not None:
             obs.received(state, seat, card, from_deck, True)
         return
     hand[rank] = card
-    if seat == PLAYER and from_deck:
-        state.knowledge.draws += 1
+    state.knowledge.received(state, seat, card, from_deck, False)
     if obs is not None:
         obs.received(state, seat, card, from_deck, False)
 
@@ -253,15 +100,9 @@ def _ask(state: PecheState, seat: int, rank: str, obs: Observer | None) -> None:
     """``seat`` asks for ``rank`` (precondition: it holds one); turn passes on go fish."""
     other = 1 - seat
     state.asks[seat] += 1
-    knowledge = state.knowledge
-    if seat == PLAYER:
-        knowledge.known.add(rank)
     given = state.hands[other].pop(rank, None)
-    if seat == OPPONENT:
-        # Whether or not the player had one, afterwards it holds none.
-        knowledge.known.discard(rank)
-        knowledge.absent[rank] = knowledge.draws
     fished = given is None and state.lake_next < 52
+    state.knowledge.asked(state, seat, rank, given, fished)
     state.history.append((seat, rank, given is not None, fished))
     if obs is not None:
         obs.asked(state, seat, rank, given, fished)

@@ -100,7 +100,7 @@ def test_an_ask_that_leaves_a_sure_pair_in_hand_is_a_loss():
     holds that rank and asks another gives up a sure pair."""
     for i in range(200):
         seed = f"analysis-sure-{i}"
-        memory = players.Memory()
+        memory = peche.Knowledge(OPPONENT)
         state = peche.deal(shuffled_deck(seed), memory)
         moves = []
         while not state.over:

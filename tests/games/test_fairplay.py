@@ -71,7 +71,7 @@ def test_the_chances_count_a_rank_the_opponent_asked_and_kept_as_sure():
     seen = 0
     for i in range(40):
         posterior = Posterior()
-        memory = players.Memory()
+        memory = peche.Knowledge(OPPONENT)
         state = peche.deal(shuffled_deck(f"sure-{i}"), peche.Observers(posterior, memory))
         while not state.over:
             ranks = tuple(state.hands[0])

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from games.rules.base import GameError, ReplayError
 from games.rules.cards import UNSHUFFLED, shuffled_deck
 from games.rules.events import Ask, Draw, Pair
-from games.rules.peche import ENGINE, opponent_choice
+from games.rules.peche import ENGINE, OPPONENT, PLAYER, Knowledge, Observer, Observers, ask, deal, opponent_choice
 
 VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "peche.jsonl"
 CASES = [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]
@@ -196,3 +196,47 @@ def test_cards_are_conserved_and_views_hide_what_a_seat_cannot_see(seed, picks):
         assert not (seen & opponent_draws)
     counts = Counter(state.pairs[0] + state.pairs[1])
     assert all(v == 2 for v in counts.values()) and len(counts) == 13
+
+
+class _Arrivals(Observer):
+    """Each seat's deck cards that did not pair at once, in the order they came."""
+
+    def __init__(self) -> None:
+        self.cards: list[list[str]] = [[], []]
+
+    def received(self, state, seat, card, from_deck, paired):
+        if from_deck and not paired:
+            self.cards[seat].append(card)
+
+
+def _true_of(knowledge: Knowledge, state, arrivals: _Arrivals) -> None:
+    hand = state.hands[knowledge.of]
+    assert knowledge.known <= set(hand)
+    assert knowledge.draws == len(arrivals.cards[knowledge.of])
+    for rank, at in knowledge.absent.items():
+        if rank in hand:  # then it came among the draws since it was known absent
+            assert hand[rank] in arrivals.cards[knowledge.of][at:], rank
+
+
+@pytest.mark.parametrize("tie", ["leftmost", "rightmost"])
+def test_either_seat_s_knowledge_of_the_other_s_hand_is_true(tie):
+    """What the opponent knows of the player's hand (the rules' ``state.knowledge``) and
+    what the player knows of the opponent's (a ``Knowledge(of=OPPONENT)`` watching: what
+    the analysis and the simulated players read) never say more than the hands hold: the
+    ranks known are held, and a rank known absent is held only as one of the cards drawn
+    since. The player's side also reads the opponent's choices (it asks a rank it knows
+    the player holds whenever it can)."""
+    inferred = 0
+    for i in range(60):
+        arrivals, theirs = _Arrivals(), Knowledge(OPPONENT)
+        watchers = Observers(arrivals, theirs)
+        state = deal(shuffled_deck(f"knowledge-{i}"), watchers)
+        while not state.over:
+            _true_of(state.knowledge, state, arrivals)
+            _true_of(theirs, state, arrivals)
+            ranks = list(state.hands[PLAYER])
+            before = dict(theirs.absent)
+            ask(state, ranks[0] if tie == "leftmost" else ranks[-1], watchers)
+            inferred += sum(1 for r in theirs.absent if r not in before)
+        _true_of(theirs, state, arrivals)
+    assert inferred > 100
