@@ -180,6 +180,20 @@ def top_percent(*, rank: int | None, players: int) -> int | None:
     return max(1, min(100, -(-100 * rank // players)))  # the index and SQL may disagree for a moment
 
 
+def percentile(*, rank: int | None, players: int) -> float | None:
+    """The share of the day's ranked players ranked strictly below ``rank``, in percent
+    with one decimal, rounded down (it never says better than it is):
+    ``floor(1000 × (players − rank) / players) / 10``. The API's original field, kept for
+    the clients that read it beside ``top_percent`` (the share from the top that holds the
+    rank, which the pages say): for the same rank the two add up to about 100 (the first of
+    3 is 66.6 here and in the top 34 %). A lone player, or the last, is 0. None when there
+    is no rank (held, disqualified, practice)."""
+    if rank is None or players <= 0:
+        return None
+    below = max(0, players - rank)  # the index and SQL may disagree for a moment
+    return (1000 * below // players) / 10
+
+
 @dataclass(frozen=True)
 class Streaks:
     streak: int  # consecutive days with a counted result, ending with the day (0: none that day)
@@ -232,6 +246,7 @@ def standing(result: Result, *, index_ready: bool | None = None) -> dict[str, An
         "rank": rank,
         "players": players,
         "top_percent": top_percent(rank=rank, players=players),
+        "percentile": percentile(rank=rank, players=players),
         "streak": streaks.streak,
         "best_streak": streaks.best_streak,
         "held": result.held,
