@@ -236,6 +236,20 @@ class Leaderboard(serializers.Serializer):
     offset = serializers.IntegerField()
     limit = serializers.IntegerField()
     entries = LeaderboardEntry(many=True)
+    newcomers = inline_serializer(
+        "LeaderboardNewcomer",
+        {
+            "name": serializers.CharField(),
+            "score": serializers.IntegerField(),
+            "asks": serializers.IntegerField(),
+            "player_pairs": serializers.IntegerField(),
+            "opponent_pairs": serializers.IntegerField(),
+        },
+        many=True,
+        help_text="The day's newcomers (provisional results: ranked, not listed until their players have played "
+        "enough days), apart and unnumbered, best first: at most 50 of them, the same on every page (`total` − "
+        "`listed` says how many there are). Held and disqualified results are never here.",
+    )
 
 
 class LeaderboardMe(LeaderboardEntry):

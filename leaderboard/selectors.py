@@ -110,6 +110,27 @@ def leaderboard_page(*, challenge_id: int | None, offset: int, limit: int) -> di
     return {"total": counted.count(), "listed": listed_rows.count(), "entries": entries, "indexed": False}
 
 
+# How many of a day's newcomers the board names (the best of them): a new site's day has a
+# handful, a busy day may have thousands, and the count of all is the board's total − listed.
+NEWCOMERS_SHOWN = 50
+
+
+def day_newcomers(*, challenge_id: int | None, limit: int = NEWCOMERS_SHOWN) -> list[dict]:
+    """The day's newcomers (provisional results: ranked, not listed yet), best first, for
+    the board's "New players today", apart from the ranks and unnumbered: so that a day
+    people played is never an empty board (a new site's first days have nobody
+    established). Held and disqualified results never (COUNTED), as on the list."""
+    if challenge_id is None:
+        return []
+    rows = ranked_results(challenge_id).filter(provisional=True).order_by(*RANK_ORDER).values_list(*ENTRY_FIELDS)
+    newcomers = []
+    for row in rows[:limit]:
+        entry = dict(zip(ENTRY_KEYS, row))
+        entry["name"] = shown_name(entry["name"], entry["player_id"])
+        newcomers.append(entry)
+    return newcomers
+
+
 def _keys(row: tuple) -> tuple:
     """An ENTRY_FIELDS row's ranking keys, in _ranked's order (score, asks, finished_at, attempt)."""
     return row[3], row[4], row[7], row[0]

@@ -37,7 +37,7 @@ VIEW = {
 STATUSES = {"playing", "verifying", "verified", "rejected"}
 ASK_ANSWER = VIEW | {"events"}
 RESULT = {"score", "player_pairs", "opponent_pairs", "asks", "rank"}
-BOARD = {"date", "total", "entries"}
+BOARD = {"date", "total", "entries", "newcomers"}
 ENTRY = {"rank", "name", "score", "asks", "player_pairs", "opponent_pairs"}
 NEWCOMER = {"name", "score"}
 ME = {"players", "percentile", "streak", "best_streak"}
@@ -113,6 +113,9 @@ def test_a_closed_day_s_board_me_seed_and_analysis_answer_the_minimum_fields(set
     has(board, BOARD, "GET /api/leaderboard/<date>")
     assert [e["name"] for e in board["entries"]] == ["Vet Eran"]
     has(board["entries"][0], ENTRY, "a leaderboard entry")
+    assert [n["name"] for n in board["newcomers"]] == ["New Comer"]
+    has(board["newcomers"][0], NEWCOMER, "a newcomer")
+    assert "rank" not in board["newcomers"][0]  # apart and unnumbered
 
     for attempt in (listed, newcomer):
         client = Client()
