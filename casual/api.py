@@ -264,7 +264,18 @@ class CasualCreateView(APIView):
     @casual_endpoint(
         "casual_create",
         request=None,
-        responses={201: CasualGame, **doc.errors(NOT_FOUND, FORBIDDEN, (429, doc.RATE_LIMITED))},
+        responses={
+            201: CasualGame,
+            **doc.errors(
+                (
+                    400,
+                    doc.error("`bad_input` or `bad_options`: options the game does not take (Go Fish: 2 to 6 players)"),
+                ),
+                NOT_FOUND,
+                FORBIDDEN,
+                (429, doc.RATE_LIMITED),
+            ),
+        },
         description="Deal a new game. A browser without a player gets an "
         "anonymous owner in its session on its first game (never a "
         "player, never a sign-up); those are rate-limited per client "
@@ -294,7 +305,11 @@ class CasualMoveView(APIView):
     @game_write(
         "casual_move",
         CasualMoveIn,
-        bad=doc.error("an illegal move or a malformed body"),
+        bad=doc.error(
+            "an illegal move: `bad_move` (not a move of this game), `wrong_seat` (not that seat's turn), "
+            "`bad_target` (Go Fish: ask another seat that holds cards), `illegal_ask` (a rank not in hand); "
+            "or a malformed body (`bad_json`, `bad_text`, `missing_field`, `wrong_type`)"
+        ),
         stale=doc.error("`stale_move` or `game_over`"),
         more=[(413, doc.TOO_LARGE)],
     )
@@ -308,7 +323,7 @@ class CasualFinishView(APIView):
     @game_write(
         "casual_finish",
         CasualFinishIn,
-        bad=doc.BAD_BODY,
+        bad=doc.error("`has_decisions` (the player has choices to make in this game), or a malformed body"),
         stale=doc.error("`stale_move`"),
         description="Play the game to its end (the See result button).",
     )

@@ -165,6 +165,15 @@ def test_full_game_with_the_keyboard_only(new_page, verifier):
 
     page = new_page()
     page.add_init_script(FAST)
+    # A name the site keeps for itself is refused in a sentence that says why (errors.js,
+    # loaded when such a code comes), not "Something went wrong. Reload the page.".
+    page.expected_errors = ["400"]
+    page.goto(page.base + "/daily/")
+    page.wait_for_selector("#name-input:focus")
+    page.keyboard.type("Admin")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.text_content("#error") == "This name reads as the site's own (its staff or its name): choose another."
     start_as_guest(page, "Keyboard Kim")
     screenshot(page, "daily-desktop-start")
     log_from = 0  # moves whose events the log on screen has announced start here

@@ -26,9 +26,10 @@ finishOnInput(root, playback, { active: () => state.phase === "playback", contro
 // What the log showed after the server's move ``moves``: a reload shows it again.
 const rememberLog = (game, log = state.announcements) => remember(GAME, game.id, game.moves, { log });
 
-function fail(error) {
+async function fail(error) {
+  const said = await import("../frontend/errors.js").then((m) => m.errorSentence(error), () => null);  // rare
   S.setError(state, error.code === "network" ? pgettext("gofish", "Could not reach the server. Try again.")
-    : pgettext("gofish", "Something went wrong.") + " (" + (error.code || error) + ")");
+    : said || pgettext("gofish", "Something went wrong.") + " (" + (error.code || error) + ")");
   if (state.phase === "busy") S.setPhase(state, state.game && !state.game.view.over ? "idle" : "over");
   if (state.asking && state.asking.given === null) S.setAsking(state, null);  // never asked
   draw();
