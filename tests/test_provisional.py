@@ -150,7 +150,7 @@ def test_a_held_day_does_not_count_towards_being_established(board):
     "lang, words",
     [
         ("en", ("Newcomers.", "3 of the 14 days before", "“provisional”")),
-        ("fr", ("Nouveaux joueurs.", "3 des 14 jours précédents", "Tes parties", "«\u00a0provisoire\u00a0»")),
+        ("fr", ("Nouveaux joueurs.", "3 des 14 jours précédents", "Vos parties", "«\u00a0provisoire\u00a0»")),
         ("de", ("Neu dabei.", "an 3 der 14 Tage davor", "„vorläufig“")),
         ("ja", ("はじめての方へ。", "14日間のうち3日", "「暫定」")),
     ],

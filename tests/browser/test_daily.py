@@ -289,7 +289,7 @@ def test_a_returning_players_look_spends_nothing_and_start_begins_the_ranked_gam
     page.wait_for_selector("#start-button:focus")  # Enter starts: no mouse needed
     stakes = page.text_content("#start-stakes")
     assert (
-        "only your first game of the day counts" if lang == "en" else "seule ta première partie du jour compte"
+        "only your first game of the day counts" if lang == "en" else "seule votre première partie du jour compte"
     ) in stakes
     assert page.locator("#table").is_hidden()
     assert page.evaluate("document.getElementById('start-button').getBoundingClientRect().height") >= 24
