@@ -285,6 +285,15 @@ def test_a_returning_players_look_spends_nothing_and_start_begins_the_ranked_gam
     page.add_init_script(FAST)
     named_before(page, f"Back Again {lang}")
     page.goto(page.base + "/")
+    # The hub's main action is a button as tall as the Start below (44 px), the day's date is
+    # one line (never broken at its hyphens), and How to play is there once.
+    play = page.locator("#today-status a.primary")
+    assert play.bounding_box()["height"] >= 44
+    date = page.locator("#daily-title .muted")
+    assert date.bounding_box()["height"] < 1.5 * float(
+        date.evaluate("d => parseFloat(getComputedStyle(d).lineHeight) || 24")
+    )
+    assert page.locator("main a[href='/rules/']").count() == 1
     page.goto(page.base + "/daily/")
     page.wait_for_selector("#start-button:focus")  # Enter starts: no mouse needed
     stakes = page.text_content("#start-stakes")
@@ -292,7 +301,7 @@ def test_a_returning_players_look_spends_nothing_and_start_begins_the_ranked_gam
         "only your first game of the day counts" if lang == "en" else "seule votre première partie du jour compte"
     ) in stakes
     assert page.locator("#table").is_hidden()
-    assert page.evaluate("document.getElementById('start-button').getBoundingClientRect().height") >= 24
+    assert page.evaluate("document.getElementById('start-button').getBoundingClientRect().height") >= 44
     assert not Attempt.objects.filter(player__name=f"Back Again {lang}").exists(), "looking is not playing"
     assert no_horizontal_scroll(page)
     screenshot(page, f"daily-start-{lang}-{viewport['width']}")

@@ -489,6 +489,12 @@ def test_a_whole_game_at_the_table_moves_no_control(new_page, viewport, locale):
         ponds.append(check_table_against_server(page, engine_state(current(page)))["pond"])
         if turns == 4:
             screenshot(page, f"gofish-table-middle-{locale}-{size}")
+        # The log shows whole lines: none cut at the top, under its heading (any scroll).
+        cut = page.eval_on_selector("#gf-log", "l => l.scrollTop % parseFloat(getComputedStyle(l).lineHeight)")
+        assert (
+            cut < 0.5
+            or cut > float(page.eval_on_selector("#gf-log", "l => parseFloat(getComputedStyle(l).lineHeight)")) - 0.5
+        ), cut
         assert turns < 200
     assert current(page).status == "over"
     assert ponds == sorted(ponds, reverse=True) and ponds[-1] < ponds[0] == 52 - 3 * 7, ponds

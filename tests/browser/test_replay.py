@@ -51,6 +51,8 @@ def test_step_through_a_replay_and_its_analysis_with_the_keyboard(new_page, loca
     # This deal played by the first card in hand leaves asks that cost: each links to its step.
     moments = page.locator("#analysis-moments a")
     assert moments.count() >= 1
+    heights = moments.evaluate_all("links => links.map(a => a.getBoundingClientRect().height)")
+    assert min(heights) >= 24, heights  # jump links are targets of at least 24 px
     step = int(moments.first.get_attribute("data-step"))
     moments.first.click()
     assert page.get_attribute("#replay", "data-step") == str(step)
