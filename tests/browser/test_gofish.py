@@ -158,6 +158,12 @@ def test_a_whole_two_player_game_with_the_keyboard_only(new_page):
     title = page.inner_text("#gf-end-title")
     assert title == ("You win!" if outcome.winners == (0,) else title)
     assert page.evaluate("document.activeElement.id") == "gf-end"
+    # The end panel names each seat's books and cards left, not the winner alone.
+    left = [len(hand) for hand in state.hands]
+    assert page.locator("#gf-end-seats li").all_inner_texts() == [
+        f"{name}: {books} book{'s' if books != 1 else ''}, {cards} card{'s' if cards != 1 else ''} left"
+        for name, books, cards in zip(["You", "Ada"], outcome.counts, left, strict=True)
+    ]
     # The live region announced every ask and the end.
     log = page.inner_text("#gf-log")
     assert log.count("“Go fish!”") == sum(1 for a in state.knowledge.ask_history if not a["given"])

@@ -564,7 +564,11 @@ def test_the_first_click_on_flip_is_a_flip_during_the_deal_and_kittens_flip(new_
     assert server_moves(page) == 3
 
 
-@pytest.mark.parametrize(("locale", "word"), [("fr-FR", "Rejouer"), ("de-DE", "Neue Runde"), ("ja-JP", "もう一局")])
+# It deals a new game at once: "New game" in English (not "Replay", which would promise the
+# same deal again), the seeds' words in theirs.
+@pytest.mark.parametrize(
+    ("locale", "word"), [("en-US", "New game"), ("fr-FR", "Rejouer"), ("de-DE", "Neue Runde"), ("ja-JP", "もう一局")]
+)
 def test_replay_keeps_the_seeds_word_and_starts_again_at_once(new_page, locale, word):
     page = open_kitten(new_page, locale)
     wait_phase(page, "idle")

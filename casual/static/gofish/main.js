@@ -19,7 +19,7 @@ const state = S.createState(config);
 S.setPace(state, loadPace(GAME));
 const draw = () => render(root, state);
 
-// The others' turn at the player's pace; a key, a tap, Skip or a control shows the rest at once.
+// The others' turn at the player's pace; a key, a tap or Skip shows the rest at once.
 const playback = createPlayback();
 finishOnInput(root, playback, { active: () => state.phase === "playback", controls: "#gf-skip, #gf-pace, #gf-new, a" });
 
@@ -43,7 +43,7 @@ function show(game, log) {
   draw();
 }
 
-// The stored game (on load, after a stale move) with the log it last showed, else the setup.
+// The stored game (on load, after a stale move) with its last log, else the setup.
 const page = casualPage(GAME, {
   draw,
   setTally: (tally) => S.setTally(state, tally),
@@ -137,7 +137,7 @@ mount(root, {
   onStart,
   onOptions,
   onAsk,
-  // New game acts at once while the others play: their turn (stored already) is finished first.
+  // New game at once while the others play: their stored turn is finished first.
   onSetup: async (open) => {
     if (state.phase === "playback") {
       playback.finish();
