@@ -62,7 +62,7 @@ def test_every_app_has_its_catalogues():
 # "tu" and its forms (te, t', toi, ton, ta, tes, le tien…), and the imperatives of "tu" a
 # sentence may open with (Choisis, Touche…; "Va à la pêche !" is the game's call, quoted).
 INFORMAL = re.compile(
-    r"(?i:\b(?:tu|te|toi|ton|ta|tes|tien|tienne|tiens)\b|\bt['’](?=\w))|"
+    r"(?i:\b(?:tu|te|toi|ton|ta|tes|tien|tienne|tiens|tiennes)\b|\bt['’](?=\w))|"
     r"(?:^|[.:;!?»]\s*)(?:Choisis|Touche|Attends|Réessaie|Recharge|Tape|Essaie|Reviens|Repars|Joue|Rejoue|Affiche|"
     r"Ouvre|Invite|Envoie|Copie|Réclame|Appuie|Clique|Crée|Rejoins|Quitte|Finis|Connecte|Vérifie)\b",
 )
