@@ -51,11 +51,12 @@ messages: install
 	cd frontend && ../$(BIN)/python ../manage.py compilemessages -v0
 
 # uvicorn serves the pages, the API and the daily game's WebSocket from one process
-# (config/asgi.py; static files from the app in DEBUG).
+# (config/asgi.py; static files from the app in DEBUG), on PORT (`make run PORT=8080`).
+PORT ?= 8000
 run: install messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py ensure_challenges
-	$(BIN)/python -m uvicorn config.asgi:application --host 127.0.0.1 --port 8000 --ws-max-size 65536 --lifespan off
+	$(BIN)/python -m uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) --ws-max-size 65536 --lifespan off
 
 # Debian's Chromium for the browser tests (Playwright cannot download browsers here), its
 # CJK and emoji fonts, libfaketime for the test that runs a server through midnight, and axe-core (pinned in

@@ -319,7 +319,11 @@ class CasualMoveView(APIView):
     @game_write(
         "casual_move",
         CasualMoveIn,
-        bad=doc.error("an illegal move or a malformed body"),
+        bad=doc.error(
+            "an illegal move: `bad_move` (not a move of this game), `wrong_seat` (not that seat's turn), "
+            "`bad_target` (Go Fish: ask another seat that holds cards), `illegal_ask` (a rank not in hand); "
+            "or a malformed body (`bad_json`, `bad_text`, `missing_field`, `wrong_type`)"
+        ),
         stale=doc.error("`stale_move` or `game_over`"),
         more=[(413, doc.TOO_LARGE)],
     )
@@ -333,7 +337,7 @@ class CasualFinishView(APIView):
     @game_write(
         "casual_finish",
         CasualFinishIn,
-        bad=doc.BAD_BODY,
+        bad=doc.error("`has_decisions` (the player has choices to make in this game), or a malformed body"),
         stale=doc.error("`stale_move`"),
         description="Play the game to its end (the See result button).",
     )

@@ -236,6 +236,20 @@ class Leaderboard(serializers.Serializer):
     offset = serializers.IntegerField()
     limit = serializers.IntegerField()
     entries = LeaderboardEntry(many=True)
+    newcomers = inline_serializer(
+        "LeaderboardNewcomer",
+        {
+            "name": serializers.CharField(),
+            "score": serializers.IntegerField(),
+            "asks": serializers.IntegerField(),
+            "player_pairs": serializers.IntegerField(),
+            "opponent_pairs": serializers.IntegerField(),
+        },
+        many=True,
+        help_text="The day's newcomers (provisional results: ranked, not listed until their players have played "
+        "enough days), apart and unnumbered, best first: at most 50 of them, the same on every page (`total` − "
+        "`listed` says how many there are). Held and disqualified results are never here.",
+    )
 
 
 class LeaderboardMe(LeaderboardEntry):
@@ -251,7 +265,16 @@ class LeaderboardMe(LeaderboardEntry):
         "rank, in percent, rounded up: ceil(100 × rank / players), 1 to 100 (the first of 1000 is in the top 1, "
         "the last of any day in the top 100). Ranks are strict (ties are broken by fewer asks, then the earlier "
         'finish). The site\'s pages say "first" of rank 1 rather than a share. Null while held or once '
-        "disqualified.",
+        "disqualified. `percentile` says the same rank from below.",
+    )
+    percentile = serializers.FloatField(
+        allow_null=True,
+        help_text="The share of the day's ranked players ranked strictly below the caller, in percent with one "
+        "decimal, rounded down: floor(1000 × (players − rank) / players) / 10, 0 to 99.9 (0 for a lone player "
+        "or the last). The same rank as `top_percent`, counted from the other end: `top_percent` is the share "
+        "from the top that holds the rank, `percentile` the share strictly below it, and always "
+        "100 − top_percent = floor(percentile) (the first of 3: top_percent 34, percentile 66.6). New clients "
+        "should read `top_percent`, as the pages do. Null while held or once disqualified.",
     )
     streak = serializers.IntegerField(
         help_text="Consecutive days, ending with this day, on which the caller has a counted result (ranked, "

@@ -67,6 +67,7 @@ def home(request):
             "played_casual": owner is not None,
             # Your place in each of your leagues today (leagues.selectors.places).
             "league_places": leagues.places(player, today) if player else [],
+            **established(),
         },
     )
 
@@ -92,6 +93,7 @@ def daily(request, date: str | None = None):
             "day": day,
             "date_param": "today" if day == today else day.isoformat(),
             "practice": day != today,
+            **established(),
         },
     )
 
@@ -105,6 +107,11 @@ def archive(request):
     ]
     pars = selectors.day_pars(days_shown=past)  # a closed day's par, once the beat worked it out
     return render(request, "frontend/archive.html", {"today": today, "past": [(day, pars.get(day)) for day in past]})
+
+
+# When a newcomer is listed, in the same words on the hub, the daily end panel and the board.
+def established() -> dict[str, int]:
+    return {"established_days": settings.ESTABLISHED_DAYS, "established_window": settings.ESTABLISHED_WINDOW}
 
 
 def _row(entry: dict) -> dict:
@@ -135,7 +142,7 @@ def leaderboard(request, date: str):
     data = board.leaderboard_page(challenge_id=challenge.pk, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
     pages = max(1, -(-data["listed"] // PAGE_SIZE))
     player = current_player(request)
-    mine = None
+    mine: dict[str, Any] | None = None
     if player is not None:
         result = board.player_result(challenge_id=challenge.pk, player_id=player.pk)
         # A held result is not ranked (nor in the histogram) until a reviewer clears it.
@@ -148,6 +155,18 @@ def leaderboard(request, date: str):
                 "provisional": result.provisional,
                 "page": (rank - 1) // PAGE_SIZE + 1 if rank and not result.provisional else None,
             }
+            if challenge.is_revealed(timezone.now()):
+                # "Check this day" replays the viewer's own game too: a newcomer's is not in
+                # the archive (nor listed), and on a new site's first days nothing else is.
+                mine["game"] = {
+                    "rank": rank,
+                    "player": player.name,
+                    "moves": list(result.attempt.moves),
+                    "score": result.score,
+                    "asks": result.asks,
+                    "player_pairs": result.player_pairs,
+                    "listed": not result.provisional,
+                }
     today = days.today()
     # Public (a CDN may keep it) only for a settled day and an anonymous visitor: a signed-in
     # player's page holds their row, rank and name (leaderboard/caching.py).
@@ -167,7 +186,8 @@ def leaderboard(request, date: str):
         "entries": [_row(e) for e in data["entries"]],
         "total": data["total"],
         "unlisted": data["total"] - data["listed"],
-        "established_days": settings.ESTABLISHED_DAYS,
+        **established(),
+        "newcomers": [_row(e) for e in board.day_newcomers(challenge_id=challenge.pk)],
         "page": page,
         "pages": pages,
         "player": player,

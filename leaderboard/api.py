@@ -38,7 +38,8 @@ class LeaderboardView(APIView):
         },
         description="The day's verified ranked results: score desc, then fewer asks, then earlier finish. "
         "A newcomer's result (provisional: its player has not played enough days yet) ranks but is not "
-        "listed: the entries' ranks leave a gap where it stands; `offset` and `limit` page through the listed ones.",
+        "listed: the entries' ranks leave a gap where it stands; `offset` and `limit` page through the listed ones. "
+        "The day's newcomers are in `newcomers`, apart and unnumbered.",
     )
     def get(self, request, date: str):
         challenge = challenge_read(date_text=date)
@@ -53,6 +54,11 @@ class LeaderboardView(APIView):
                 "offset": offset,
                 "limit": limit,
                 "entries": [_public(e) for e in page["entries"]],
+                # Not paged: the best few, whichever page is asked (as the page shows them under each).
+                "newcomers": [
+                    {k: e[k] for k in ("name", "score", "asks", "player_pairs", "opponent_pairs")}
+                    for e in selectors.day_newcomers(challenge_id=challenge.pk)
+                ],
             }
         )
         return caching.mark(answer, public=selectors.day_settled(challenge=challenge, now=timezone.now()))

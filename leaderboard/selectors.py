@@ -110,6 +110,27 @@ def leaderboard_page(*, challenge_id: int | None, offset: int, limit: int) -> di
     return {"total": counted.count(), "listed": listed_rows.count(), "entries": entries, "indexed": False}
 
 
+# How many of a day's newcomers the board names (the best of them): a new site's day has a
+# handful, a busy day may have thousands, and the count of all is the board's total − listed.
+NEWCOMERS_SHOWN = 50
+
+
+def day_newcomers(*, challenge_id: int | None, limit: int = NEWCOMERS_SHOWN) -> list[dict]:
+    """The day's newcomers (provisional results: ranked, not listed yet), best first, for
+    the board's "New players today", apart from the ranks and unnumbered: so that a day
+    people played is never an empty board (a new site's first days have nobody
+    established). Held and disqualified results never (COUNTED), as on the list."""
+    if challenge_id is None:
+        return []
+    rows = ranked_results(challenge_id).filter(provisional=True).order_by(*RANK_ORDER).values_list(*ENTRY_FIELDS)
+    newcomers = []
+    for row in rows[:limit]:
+        entry = dict(zip(ENTRY_KEYS, row))
+        entry["name"] = shown_name(entry["name"], entry["player_id"])
+        newcomers.append(entry)
+    return newcomers
+
+
 def _keys(row: tuple) -> tuple:
     """An ENTRY_FIELDS row's ranking keys, in _ranked's order (score, asks, finished_at, attempt)."""
     return row[3], row[4], row[7], row[0]
@@ -180,6 +201,20 @@ def top_percent(*, rank: int | None, players: int) -> int | None:
     return max(1, min(100, -(-100 * rank // players)))  # the index and SQL may disagree for a moment
 
 
+def percentile(*, rank: int | None, players: int) -> float | None:
+    """The share of the day's ranked players ranked strictly below ``rank``, in percent
+    with one decimal, rounded down (it never says better than it is):
+    ``floor(1000 × (players − rank) / players) / 10``. The API's original field, kept for
+    the clients that read it beside ``top_percent`` (the share from the top that holds the
+    rank, which the pages say): for the same rank the two add up to about 100 (the first of
+    3 is 66.6 here and in the top 34 %). A lone player, or the last, is 0. None when there
+    is no rank (held, disqualified, practice)."""
+    if rank is None or players <= 0:
+        return None
+    below = max(0, players - rank)  # the index and SQL may disagree for a moment
+    return (1000 * below // players) / 10
+
+
 @dataclass(frozen=True)
 class Streaks:
     streak: int  # consecutive days with a counted result, ending with the day (0: none that day)
@@ -232,6 +267,7 @@ def standing(result: Result, *, index_ready: bool | None = None) -> dict[str, An
         "rank": rank,
         "players": players,
         "top_percent": top_percent(rank=rank, players=players),
+        "percentile": percentile(rank=rank, players=players),
         "streak": streaks.streak,
         "best_streak": streaks.best_streak,
         "held": result.held,

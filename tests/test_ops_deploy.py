@@ -257,3 +257,21 @@ def test_log_lines_as_json_keep_exceptions_on_one_line():
     data = json.loads(line)
     assert data["attempt"] == "9" and "ValueError: boom" in data["exc"]
     assert message_fields("x=1 x=2 (url=http://a/b?c=d), done") == {"x": "1", "url": "http://a/b?c=d"}
+
+
+def test_make_run_serves_on_the_port_asked():
+    """`make run` serves on 8000 unless PORT says otherwise (8000 may be taken)."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    if not shutil.which("make"):
+        pytest.skip("no make")
+    root = Path(__file__).resolve().parents[1]
+
+    def served(*args: str) -> str:
+        plan = subprocess.run(["make", "-n", "run", *args], cwd=root, capture_output=True, text=True, check=True).stdout
+        return next(line for line in plan.splitlines() if "uvicorn" in line)
+
+    assert "--port 8000 " in served()
+    assert "--port 8123 " in served("PORT=8123")

@@ -41,7 +41,7 @@ def test_dated_pages(client):
 
 
 @pytest.mark.parametrize(
-    "lang,text", [("fr", "Ta main"), ("de", "Deine Hand"), ("ja", "あなたの手札"), ("en", "Your hand")]
+    "lang,text", [("fr", "Votre main"), ("de", "Deine Hand"), ("ja", "あなたの手札"), ("en", "Your hand")]
 )
 def test_accept_language(client, lang, text):
     assert text in client.get("/daily/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()

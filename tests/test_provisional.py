@@ -97,7 +97,12 @@ def test_a_newcomer_ranks_but_is_not_listed_until_established(board):
     assert [(e["rank"], e["name"]) for e in api_page(DAY, offset=1, limit=1)["entries"]] == [(3, "Vet Two")]
     assert archive(DAY) == [(2, "Vet One"), (3, "Vet Two")]
     html = Client().get(f"/leaderboard/{DAY.isoformat()}/").content.decode()
-    assert "Vet One" in html and "Newbie" not in html and "3 ranked games" in html
+    assert "Vet One" in html and "3 ranked games" in html
+    # Listed apart, below the ranks, with no number: on the page and in the API.
+    ranks, apart = html.split('id="newcomers-title"')
+    assert "Newbie" not in ranks and 'data-name="Newbie"' in apart and "New players this day" in apart
+    assert [(n["name"], n["score"]) for n in page["newcomers"]] == [("Newbie", mine.score)]
+    assert "rank" not in page["newcomers"][0]
     # The histogram and "of N" count every ranked result: the newcomer is ranked.
     assert selectors.day_players(mine.challenge_id) == 3
 
@@ -145,7 +150,7 @@ def test_a_held_day_does_not_count_towards_being_established(board):
     "lang, words",
     [
         ("en", ("Newcomers.", "3 of the 14 days before", "“provisional”")),
-        ("fr", ("Nouveaux joueurs.", "3 des 14 jours précédents", "Tes parties", "«\u00a0provisoire\u00a0»")),
+        ("fr", ("Nouveaux joueurs.", "3 des 14 jours précédents", "Vos parties", "«\u00a0provisoire\u00a0»")),
         ("de", ("Neu dabei.", "an 3 der 14 Tage davor", "„vorläufig“")),
         ("ja", ("はじめての方へ。", "14日間のうち3日", "「暫定」")),
     ],
@@ -188,7 +193,8 @@ def test_the_hub_marks_a_newcomer_s_rank_provisional_and_says_why(board):
     page = hub_of(newcomer)
     # Its true rank, first, marked; and why it is not on the public board.
     assert re.search(r'id="today-rank">1 of 2 <span class="provisional">\(provisional\)</span><', page), page
-    assert 'data-status="provisional"' in page and "once they have played a few days" in page
+    # In the board's words: how many days, of how many (not "a few").
+    assert 'data-status="provisional"' in page and "once they have played on 3 of the 14 days before" in page
     # The regular's rank is not marked.
     regular_page = hub_of(regular)
     assert re.search(r'id="today-rank">2 of 2<', regular_page) and 'data-status="provisional"' not in regular_page
@@ -199,3 +205,26 @@ def hub_of(player) -> str:
     browser = Client()
     browser.force_login(player.user)
     return browser.get("/").content.decode()
+
+
+def test_a_new_site_s_day_is_not_an_empty_board(board):
+    """Nobody established yet: the day's players are listed apart, best first, and a held
+    or disqualified one never."""
+    players = [someone(name)[1] for name in ("First Timer", "Second Timer", "Held Timer", "Banned Timer")]
+    for minutes, player in zip((90, 60, 45, 30), players, strict=True):
+        play(player, DAY, minutes)
+    Result.objects.filter(player=players[2]).update(held=True)
+    Result.objects.filter(player=players[3]).update(disqualified=True)
+    index_built(board, DAY)
+    page = api_page(DAY)
+    assert page["entries"] == [] and (page["total"], page["listed"]) == (2, 0)
+    assert [n["name"] for n in page["newcomers"]] == ["First Timer", "Second Timer"]  # the finish breaks the tie
+    html = Client().get(f"/leaderboard/{DAY.isoformat()}/").content.decode()
+    assert "Nobody is ranked on this day yet." not in html
+    assert re.findall(r'<tr data-name="([^"]+)"', html) == ["First Timer", "Second Timer"]
+    assert "Held Timer" not in html and "Banned Timer" not in html
+    # Its own: marked as the viewer's row.
+    browser = Client()
+    browser.force_login(players[1].user)
+    own = browser.get(f"/leaderboard/{DAY.isoformat()}/").content.decode()
+    assert '<tr data-name="Second Timer" data-score' in own and 'class="me" aria-current="true"' in own

@@ -18,7 +18,7 @@ LANGUAGES = {
     "fr": (
         "Celui qui a posé le plus de paires gagne ; 13 à 13 est un match nul.",
         "Comment jouer à la Pêche",
-        "Toi : 7 — donnée",
+        "Vous : 7 — donnée",
     ),
     "de": (
         "Wer mehr Paare abgelegt hat, gewinnt; 13 zu 13 ist ein Unentschieden.",
@@ -102,12 +102,12 @@ def test_the_page_draws_the_engines_cards(client):
         assert scene.count('class="back"') == view["opponent_hand_size"] + -(-view["lake_size"] // 4)
         assert re.findall(r'class="pair" data-rank="(\w+)"', scene) == view["opponent_pairs"] + view["player_pairs"]
     # The cards and the ask history in French, as the daily table writes them.
-    assert 'aria-label="A♠"' in html and "Toi : 5 — à la pêche" in html and "Adversaire : 2 — à la pêche" in html
+    assert 'aria-label="A♠"' in html and "Vous : 5 — à la pêche" in html and "Adversaire : 2 — à la pêche" in html
 
 
 LEGEND = {
     "en": ["the opponent gave you the rank", "you drew the rank you asked for", "go fish"],
-    "fr": ["l'adversaire t'a donné le rang", "tu as tiré le rang demandé", "à la pêche"],
+    "fr": ["l'adversaire vous a donné le rang", "vous avez tiré le rang demandé", "à la pêche"],
     "de": ["der Gegner hat dir den Rang gegeben", "den verlangten Rang gezogen", "fischen gegangen"],
     "ja": ["相手がそのランクを渡した", "要求したランクを引いた", "釣りへ"],
 }

@@ -326,4 +326,7 @@ def test_the_api_docs_with_every_operation_open_have_no_serious_violation(new_pa
     page.wait_for_function(
         "[...document.querySelectorAll('#swagger-ui select')].every(s => s.getAttribute('aria-label'))"
     )
+    # An operation with a body, tried out: its body's textarea is named.
+    page.locator("#operations-players-player_create .try-out__btn").click()
+    page.wait_for_selector("#operations-players-player_create textarea.body-param__text[aria-label='Request body']")
     assert violations(page) == []

@@ -165,6 +165,15 @@ def test_full_game_with_the_keyboard_only(new_page, verifier):
 
     page = new_page()
     page.add_init_script(FAST)
+    # A name the site keeps for itself is refused in a sentence that says why (errors.js,
+    # loaded when such a code comes), not "Something went wrong. Reload the page.".
+    page.expected_errors = ["400"]
+    page.goto(page.base + "/daily/")
+    page.wait_for_selector("#name-input:focus")
+    page.keyboard.type("Admin")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.text_content("#error") == "This name reads as the site's own (its staff or its name): choose another."
     start_as_guest(page, "Keyboard Kim")
     screenshot(page, "daily-desktop-start")
     log_from = 0  # moves whose events the log on screen has announced start here
@@ -276,14 +285,23 @@ def test_a_returning_players_look_spends_nothing_and_start_begins_the_ranked_gam
     page.add_init_script(FAST)
     named_before(page, f"Back Again {lang}")
     page.goto(page.base + "/")
+    # The hub's main action is a button as tall as the Start below (44 px), the day's date is
+    # one line (never broken at its hyphens), and How to play is there once.
+    play = page.locator("#today-status a.primary")
+    assert play.bounding_box()["height"] >= 44
+    date = page.locator("#daily-title .muted")
+    assert date.bounding_box()["height"] < 1.5 * float(
+        date.evaluate("d => parseFloat(getComputedStyle(d).lineHeight) || 24")
+    )
+    assert page.locator("main a[href='/rules/']").count() == 1
     page.goto(page.base + "/daily/")
     page.wait_for_selector("#start-button:focus")  # Enter starts: no mouse needed
     stakes = page.text_content("#start-stakes")
     assert (
-        "only your first game of the day counts" if lang == "en" else "seule ta première partie du jour compte"
+        "only your first game of the day counts" if lang == "en" else "seule votre première partie du jour compte"
     ) in stakes
     assert page.locator("#table").is_hidden()
-    assert page.evaluate("document.getElementById('start-button').getBoundingClientRect().height") >= 24
+    assert page.evaluate("document.getElementById('start-button').getBoundingClientRect().height") >= 44
     assert not Attempt.objects.filter(player__name=f"Back Again {lang}").exists(), "looking is not playing"
     assert no_horizontal_scroll(page)
     screenshot(page, f"daily-start-{lang}-{viewport['width']}")

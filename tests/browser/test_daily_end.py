@@ -122,6 +122,22 @@ def test_your_replay_link_says_when_it_opens_before_the_close(new_page):
     assert response.status == 200
     assert "opens here when the day closes" in page.text_content("#opens")
 
+    # The end panel says when in the reader's own zone, named (a French reader in Paris),
+    # from the ISO moment the server sends; never the server's UTC.
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from challenges.models import Attempt
+
+    reveals = Attempt.objects.select_related("challenge").get(pk=view["id"]).challenge.reveals_at
+    paris = new_page(locale="fr-FR", timezone_id="Europe/Paris")
+    log_in(paris, client)
+    paris.goto(paris.base + "/daily/")
+    paris.wait_for_selector("#end-replays:not([hidden])", timeout=20000)
+    local = reveals.astimezone(ZoneInfo("Europe/Paris"))
+    offset = local.utcoffset() // dt.timedelta(hours=1)
+    assert f"{local:%Y-%m-%d %H:%M} UTC+{offset}" in paris.text_content("#end-replays")
+
 
 def test_the_pace_is_a_setting_remembered_by_the_browser(new_page):
     page = new_page()

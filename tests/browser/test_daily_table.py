@@ -129,11 +129,11 @@ RANK_SENTENCES = """async () => {
             "fr-FR",
             {
                 "A": (
-                    "Tu réclames un as : l'adversaire n'en a pas, va à la pêche !",
+                    "Vous réclamez un as : l'adversaire n'en a pas, allez à la pêche !",
                     "L'adversaire pose une paire d'as dans son seau.",
                 ),
                 "Q": (
-                    "Tu réclames une dame : l'adversaire n'en a pas, va à la pêche !",
+                    "Vous réclamez une dame : l'adversaire n'en a pas, allez à la pêche !",
                     "L'adversaire pose une paire de dames dans son seau.",
                 ),
             },

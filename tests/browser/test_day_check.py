@@ -193,3 +193,33 @@ def test_no_check_on_an_open_day(new_page):
     assert page.locator("#day-check, #check-day").count() == 0
     assert not page.get_by_role("button", name="Check this day").count()
     assert archive == []
+
+
+def test_a_new_site_s_day_checks_the_viewer_s_own_game_and_says_when_nothing_is_public(new_page, settings):
+    # Nobody established yet: the archive is empty, the players' games are listed apart.
+    settings.ESTABLISHED_DAYS = 3
+    newcomers = ranked_games(CLOSED_DAY, ["Fresh Ann", "Fresh Bo"])
+    viewer = newcomers[1]
+    page = new_page()
+    page.goto(page.base + f"/leaderboard/{CLOSED_DAY.isoformat()}/")
+    assert page.locator("#newcomers-title").text_content() == "New players this day"
+    assert sorted(page.locator(".newcomers-board tbody tr").evaluate_all("rows => rows.map(r => r.dataset.name)")) == [
+        "Fresh Ann",
+        "Fresh Bo",
+    ]
+    # Nobody's game to replay: not "every check passed".
+    found = run_check(page)
+    assert found["status"] == "The commitment checks, but there is no game on this day to replay.", found
+    assert any("holds no game yet" in s for s in found["passed"]) and not found["failed"], found
+
+    # The viewer's own game is replayed, though it is in no archive yet.
+    page.context.add_cookies([{"name": "sessionid", "value": session_for(viewer), "url": page.base}])
+    page.reload()
+    found = run_check(page)
+    assert found["status"] == "Every check passed." and not found["failed"], found
+    assert any(
+        s.startswith("✓ Your game, not in the public archive yet") and "Fresh Bo: replayed from the seed" in s
+        for s in found["passed"]
+    ), found
+    page.locator("#check-results").scroll_into_view_if_needed()
+    screenshot(page, "day-check-newcomer")

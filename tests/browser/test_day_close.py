@@ -15,13 +15,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CLOSING = {
     "en": "The day is closing: finish your game within 00:0",
-    "fr": "La journée se termine : finis ta partie d'ici 00:0",
+    "fr": "La journée se termine : finissez votre partie d'ici 00:0",
     "de": "Der Tag endet: Beende deine Partie innerhalb von 00:0",
     "ja": "まもなく締め切りです。順位に載るには残り00:0",
 }
 CLOSED = {
     "en": "This day has closed: your unfinished game no longer counts.",
-    "fr": "Cette journée est close : ta partie inachevée ne compte plus.",
+    "fr": "Cette journée est close : votre partie inachevée ne compte plus.",
     "de": "Dieser Tag ist vorbei: Deine unvollendete Partie zählt nicht mehr.",
     "ja": "この日の受付は終了しました。未完了の対局は順位に数えられません。",
 }

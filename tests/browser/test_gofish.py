@@ -158,6 +158,12 @@ def test_a_whole_two_player_game_with_the_keyboard_only(new_page):
     title = page.inner_text("#gf-end-title")
     assert title == ("You win!" if outcome.winners == (0,) else title)
     assert page.evaluate("document.activeElement.id") == "gf-end"
+    # The end panel names each seat's books and cards left, not the winner alone.
+    left = [len(hand) for hand in state.hands]
+    assert page.locator("#gf-end-seats li").all_inner_texts() == [
+        f"{name}: {books} book{'s' if books != 1 else ''}, {cards} card{'s' if cards != 1 else ''} left"
+        for name, books, cards in zip(["You", "Ada"], outcome.counts, left, strict=True)
+    ]
     # The live region announced every ask and the end.
     log = page.inner_text("#gf-log")
     assert log.count("“Go fish!”") == sum(1 for a in state.knowledge.ask_history if not a["given"])
@@ -489,6 +495,12 @@ def test_a_whole_game_at_the_table_moves_no_control(new_page, viewport, locale):
         ponds.append(check_table_against_server(page, engine_state(current(page)))["pond"])
         if turns == 4:
             screenshot(page, f"gofish-table-middle-{locale}-{size}")
+        # The log shows whole lines: none cut at the top, under its heading (any scroll).
+        cut = page.eval_on_selector("#gf-log", "l => l.scrollTop % parseFloat(getComputedStyle(l).lineHeight)")
+        assert (
+            cut < 0.5
+            or cut > float(page.eval_on_selector("#gf-log", "l => parseFloat(getComputedStyle(l).lineHeight)")) - 0.5
+        ), cut
         assert turns < 200
     assert current(page).status == "over"
     assert ponds == sorted(ponds, reverse=True) and ponds[-1] < ponds[0] == 52 - 3 * 7, ponds

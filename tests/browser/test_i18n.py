@@ -26,10 +26,10 @@ def test_french_browser_sees_french(new_page):
     page = new_page(locale="fr-FR")
     play_one_ask(page, "Camille")
     assert page.get_attribute("html", "lang") == "fr"
-    assert page.text_content("#hand-title") == "Ta main"
+    assert page.text_content("#hand-title") == "Votre main"
     assert page.text_content("#history-title") == "Historique des demandes"
-    assert "Tu réclames un" in page.text_content("#log")  # from the JS catalog
-    assert page.text_content("#turn") in ("À toi : réclame un rang de ta main.", "Partie terminée")
+    assert "Vous réclamez un" in page.text_content("#log")  # from the JS catalog
+    assert page.text_content("#turn") in ("À vous : réclamez un rang de votre main.", "Partie terminée")
     screenshot(page, "daily-fr")
 
 

@@ -20,13 +20,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 FAST = {"deal": 0, "flip": 0, "highlight": 0, "slide": 0, "opponent": 0, "auto": 0}
 CAPTURE_SEED = "kt14"  # first="player": the player's second flip (move 3) fishes
 SHORT_SEED = "kt4809"  # first="player": the player's pile runs out after 51 moves
-SEEDS = {  # the seeds' wording (shared/seeds/000 fr, 003 de, 002 ja), in the site's one French register: tu
+SEEDS = {  # the seeds' wording (shared/seeds/000 fr, 003 de, 002 ja), word for word (French: vous)
     "fr-FR": {
         "opponent_first": "Dans cette partie, l’adversaire retourne en premier",
-        "hint": "Touche ta pile pour retourner",
-        "wait": "Attends l’adversaire",
+        "hint": "Touchez votre pile pour retourner",
+        "wait": "Attendez l’adversaire",
         "limit": "Limite de coups : le plus de cartes l’emporte",
-        "fished": r"Pêché ! Tu prends \d+ cartes",
+        "fished": r"Pêché ! Vous prenez \d+ cartes",
         "see": "Voir le résultat",
         "title": "La pêche du chaton",
     },
@@ -136,7 +136,7 @@ def test_kitten_waits_then_flips_and_a_tap_meanwhile_only_says_wait(new_page):
     screenshot(page, "kitten-waiting-fr")
     wait_phase(page, "idle", "over")
     assert current(page).moves == ["flip"]  # the taps changed nothing
-    assert shown(page)["moves"] == 2 and page.inner_text("#kt-turn") == "À toi"
+    assert shown(page)["moves"] == 2 and page.inner_text("#kt-turn") == "À vous"
 
 
 def test_a_key_or_tap_during_deal_or_capture_animation_only_finishes_it(new_page):
@@ -401,8 +401,8 @@ def test_the_pace_is_remembered_and_instant_plays_without_animation(new_page):
 VOICE = {
     "fr-FR": {
         "title": "Défaite",
-        "status": "Défaite — ta pile est épuisée",
-        "reason": "Ta pile est épuisée",
+        "status": "Défaite — votre pile est épuisée",
+        "reason": "Votre pile est épuisée",
         "turn": "Partie terminée",
         "game": "partie",
     },
@@ -564,7 +564,11 @@ def test_the_first_click_on_flip_is_a_flip_during_the_deal_and_kittens_flip(new_
     assert server_moves(page) == 3
 
 
-@pytest.mark.parametrize(("locale", "word"), [("fr-FR", "Rejouer"), ("de-DE", "Neue Runde"), ("ja-JP", "もう一局")])
+# It deals a new game at once: "New game" in English (not "Replay", which would promise the
+# same deal again), the seeds' words in theirs.
+@pytest.mark.parametrize(
+    ("locale", "word"), [("en-US", "New game"), ("fr-FR", "Rejouer"), ("de-DE", "Neue Runde"), ("ja-JP", "もう一局")]
+)
 def test_replay_keeps_the_seeds_word_and_starts_again_at_once(new_page, locale, word):
     page = open_kitten(new_page, locale)
     wait_phase(page, "idle")

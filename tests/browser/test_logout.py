@@ -66,7 +66,7 @@ def test_no_log_out_button_when_signed_out(new_page):
 
 TITLES = {
     "en-US": "Log out without a password?",
-    "fr-FR": "Te déconnecter sans mot de passe ?",
+    "fr-FR": "Vous déconnecter sans mot de passe ?",
     "de-DE": "Ohne Passwort abmelden?",
     "ja-JP": "パスワードなしでログアウトしますか？",
 }

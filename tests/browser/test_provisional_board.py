@@ -46,9 +46,12 @@ def board(settings):
 def test_the_public_board_leaves_a_gap_and_the_newcomer_sees_its_rank(new_page, board, width):
     page = new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
     page.goto(page.base + f"/leaderboard/{DAY.isoformat()}/")
-    ranks = page.eval_on_selector_all("table.board tbody tr", "rows => rows.map(r => [r.dataset.rank, r.dataset.name])")
+    ranks = page.eval_on_selector_all("tr[data-rank]", "rows => rows.map(r => [r.dataset.rank, r.dataset.name])")
     assert ranks == [["2", "Vet Ada"], ["3", "Vet Bram"]]
-    assert "ranked but not listed" in page.text_content("main")
+    assert "listed apart below" in page.text_content("main")
+    # The newcomer is listed apart, below the ranks, unnumbered.
+    apart = page.eval_on_selector_all(".newcomers-board tbody tr", "rows => rows.map(r => r.dataset.name)")
+    assert apart == ["Newbie Nia"]
     found = run_check(page)
     assert found["status"] == "Every check passed.", found
     assert not violations(page) and no_horizontal_scroll(page)
@@ -58,7 +61,8 @@ def test_the_public_board_leaves_a_gap_and_the_newcomer_sees_its_rank(new_page, 
     page.goto(page.base + f"/leaderboard/{DAY.isoformat()}/")
     mine = page.text_content("p.mine")
     assert "Your rank: 1" in mine and "provisional" in mine
-    assert page.locator("tr.me").count() == 0  # not on the public list, itself included
+    assert page.locator("tr.me[data-rank]").count() == 0  # not on the numbered list, itself included
+    assert page.locator(".newcomers-board tr.me").count() == 1  # its row apart, marked as its own
     assert not violations(page) and no_horizontal_scroll(page)
     screenshot(page, f"board-provisional-mine-{width}")
 
@@ -68,7 +72,7 @@ def test_the_rules_page_explains_provisional_in_french(new_page, settings):
     page = new_page(locale="fr-FR", viewport={"width": 390, "height": 900})
     page.goto(page.base + "/rules/")
     item = page.locator("li", has_text="Nouveaux joueurs.")
-    assert "Tes parties sont classées" in item.text_content()
+    assert "Vos parties sont classées" in item.text_content()
     item.scroll_into_view_if_needed()
     screenshot(page, "rules-provisional-fr")
 
@@ -84,6 +88,8 @@ def test_the_end_panel_marks_a_newcomers_rank_provisional(new_page, settings):
     page.wait_for_selector("#end-status[data-status=verified]", timeout=20000)
     status = page.text_content("#end-status")
     assert "rank 1, provisional" in status, status
+    # The board's words: how many days of how many, not "a few days".
+    assert "once they have played on 3 of the 14 days before" in status, status
     page.locator("#end-status").scroll_into_view_if_needed()
     screenshot(page, "daily-end-provisional-390")
 
@@ -92,7 +98,7 @@ def test_the_end_panel_marks_a_newcomers_rank_provisional(new_page, settings):
 @pytest.mark.parametrize(
     "locale,words",
     [
-        ("en-US", "Provisional: newcomers are listed"),
+        ("en-US", "Provisional: newcomers get a number on the public board once they have played on 3 of the 14"),
         ("fr-FR", "Provisoire\u00a0: les nouveaux joueurs"),
         ("de-DE", "Vorläufig: Neue Spieler"),
         ("ja-JP", "暫定：はじめてのプレイヤー"),

@@ -19,16 +19,17 @@ const state = S.createState(config);
 S.setPace(state, loadPace(GAME));
 const draw = () => render(root, state);
 
-// The others' turn at the player's pace; a key, a tap, Skip or a control shows the rest at once.
+// The others' turn at the player's pace; a key, a tap or Skip shows the rest at once.
 const playback = createPlayback();
 finishOnInput(root, playback, { active: () => state.phase === "playback", controls: "#gf-skip, #gf-pace, #gf-new, a" });
 
 // What the log showed after the server's move ``moves``: a reload shows it again.
 const rememberLog = (game, log = state.announcements) => remember(GAME, game.id, game.moves, { log });
 
-function fail(error) {
+async function fail(error) {
+  const said = await import("../frontend/errors.js").then((m) => m.errorSentence(error), () => null);  // rare
   S.setError(state, error.code === "network" ? pgettext("gofish", "Could not reach the server. Try again.")
-    : pgettext("gofish", "Something went wrong.") + " (" + (error.code || error) + ")");
+    : said || pgettext("gofish", "Something went wrong.") + " (" + (error.code || error) + ")");
   if (state.phase === "busy") S.setPhase(state, state.game && !state.game.view.over ? "idle" : "over");
   if (state.asking && state.asking.given === null) S.setAsking(state, null);  // never asked
   draw();
@@ -42,7 +43,7 @@ function show(game, log) {
   draw();
 }
 
-// The stored game (on load, after a stale move) with the log it last showed, else the setup.
+// The stored game (on load, after a stale move) with its last log, else the setup.
 const page = casualPage(GAME, {
   draw,
   setTally: (tally) => S.setTally(state, tally),
@@ -136,7 +137,7 @@ mount(root, {
   onStart,
   onOptions,
   onAsk,
-  // New game acts at once while the others play: their turn (stored already) is finished first.
+  // New game at once while the others play: their stored turn is finished first.
   onSetup: async (open) => {
     if (state.phase === "playback") {
       playback.finish();

@@ -1,5 +1,5 @@
-// The only module of the Go Fish page that touches the DOM: render(state) draws the table
-// from the plain state with felt.js's pieces; mount() wires the DOM to main.js's handlers.
+// Go Fish's only DOM module: render(state) draws the table with felt.js's pieces; mount()
+// wires the DOM to main.js's handlers.
 import { SUITS, cardLabel, rankLabel, rankOf, suitOf } from "../frontend/cards.js";
 import { $, el, fmt, onArrows, onFocusIndex, renderGrowing } from "../frontend/dom.js";
 import { cardFace, fly, layRanks, renderBacks } from "../frontend/felt.js";
@@ -157,7 +157,7 @@ function renderHand(root, state, targets) {
   const legal = state.phase === "idle" ? state.game.view.legal_moves.filter((m) => m.target === state.target).map((m) => m.rank) : [];
   const buttons = handRanks(state).map((rank, i) => {
     const cards = state.shown.hand.filter((c) => rankOf(c) === rank);
-    // The name starts with what the faces show, rank then suit (label-in-name), then what Enter does.
+    // Named by the faces shown, rank then suit (label-in-name), then what Enter does.
     const visible = cards.map((c) => rankLabel(rank) + " " + SUITS[suitOf(c)]).join(" ");
     return el("button", {
       type: "button", class: "gf-rank", "data-rank": rank, "data-index": i, tabindex: i === state.focusRank ? 0 : -1,
@@ -174,8 +174,8 @@ function renderHand(root, state, targets) {
   if (hadFocus && buttons.length && state.phase === "idle") buttons[state.focusRank].focus({ preventScroll: true });
 }
 
-// The cards of the event being revealed cross the table: given cards from the seat asked to
-// the asker, a card from the pond (face up to you only), a book to where books are laid.
+// The event's cards cross the table: given ones to the asker, a card from the pond (face up
+// to you only), a book to where books are laid.
 let moved = null;
 function animateMove(root, state) {
   const e = state.moving;
@@ -197,6 +197,9 @@ function renderEnd(root, state) {
   const title = $(root, "#gf-end-title");
   title.textContent = winnersText(outcome.winners);
   title.dataset.winners = outcome.winners;
+  const { books, hand_sizes: left } = state.shown;
+  $(root, "#gf-end-seats").replaceChildren(...books.map((b, s) => el("li", { text: P("%(name)s: %(books)s, %(cards)s left",
+    { name: seatName(s), books: N("%(n)s book", "%(n)s books", b.length), cards: N("%(n)s card", "%(n)s cards", left[s]) }) })));
   if (opening) panel.focus();
 }
 
@@ -221,7 +224,7 @@ export function render(root, state) {
     // Over: the end panel has its own New game.
     $(root, ".gf-hand-box").hidden = $(root, ".gf-controls").hidden = phase === "over";
     renderHand(root, state, targets);
-    // Every event in the table's words; it only grows in a game (a screen reader hears the new lines).
+    // Every event in words; it only grows (a screen reader hears the new lines).
     renderGrowing($(root, "#gf-log"), state.announcements.filter(eventText), (e) => el("p", {
       "data-type": e.type, "data-seat": e.seat, "data-target": e.target, "data-rank": e.rank, "data-given": e.given,
       text: eventText(e),

@@ -140,12 +140,14 @@ const page = casualPage(GAME, {
 });
 const { session, resync } = page;
 
-function failed(error) {
+async function failed(error) {
   if (api.isStale(error)) {
     interrupt();
     return resync();
   }
-  S.failed(state, pgettext("kitten", "Could not reach the server. Try again."));
+  // The API's refusals in its words (errors.js, loaded when one comes); else the connection.
+  const said = await import("../frontend/errors.js").then((m) => m.errorSentence(error), () => null);
+  S.failed(state, said || pgettext("kitten", "Could not reach the server. Try again."));
   draw();
   return undefined;
 }

@@ -3,6 +3,7 @@
 /* global gettext, interpolate */
 import { deleteJSON, patchJSON, postJSON } from "./api.js";
 import "./wait.js";  // a 429 says when the page tries again by itself
+import { errorSentence } from "./errors.js";
 
 const MESSAGES = {
   bad_login: () => gettext("Unknown name or wrong password."),
@@ -14,7 +15,7 @@ const MESSAGES = {
 
 function problem(err) {
   const known = MESSAGES[err.code];
-  return known ? known() : gettext("Something went wrong.") + " (" + err.code + ")";
+  return known ? known() : errorSentence(err) || gettext("Something went wrong.") + " (" + err.code + ")";
 }
 
 function wire(id, send, after) {

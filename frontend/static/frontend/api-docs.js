@@ -32,6 +32,11 @@
     for (const select of root.querySelectorAll("select.examples-select-element:not([aria-label])")) {
       select.setAttribute("aria-label", "Examples");
     }
+    // Tried out, an operation's body is a textarea without a name (axe: critical): it is
+    // the request's body, as its heading says.
+    for (const area of root.querySelectorAll("textarea.body-param__text:not([aria-label])")) {
+      area.setAttribute("aria-label", "Request body");
+    }
     // Code blocks (examples, responses, curl) scroll when long: a keyboard must reach them.
     for (const block of root.querySelectorAll("pre.microlight:not([tabindex]), .highlight-code pre:not([tabindex])")) {
       block.tabIndex = 0;

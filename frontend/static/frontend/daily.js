@@ -5,7 +5,6 @@
 import { getJSON, postJSON } from "./api.js";
 import { createSession } from "./session.js";
 import { createAskChannel } from "./socket.js";
-import { fmt } from "./dom.js";
 import { setField } from "./mutators.js";
 import * as S from "./state.js";
 import { mount, render } from "./render.js";
@@ -52,26 +51,22 @@ function onRulesOk() {
   draw();
 }
 
-// Every error the page can meet, as a sentence (the code goes to the console only).
+// The errors the page says its own way; every other code of the API in errors.js's words,
+// loaded only when one comes (the page's weight is the game's).
 const MESSAGES = {
-  bad_name: () => gettext("That name cannot be used. Try letters and digits."),
-  name_taken: () => gettext("This name is already taken."),
   network: () => gettext("The server cannot be reached. Try again."),
-  rate_limited: (err) => (err.retryAfter
-    ? fmt(gettext("Too many requests: try again in %(seconds)s seconds."), { seconds: err.retryAfter })
-    : gettext("Too many requests: try again in a moment.")),
   not_authenticated: () => gettext("You are no longer signed in: reload the page to play."),
   not_found: () => gettext("This game cannot be found: reload the page."),
   illegal_ask: () => gettext("You no longer hold that rank: the game has moved on."),
   bad_move: () => gettext("That is not a rank of your hand."),
-  game_over: () => gettext("This game is already over."),
-  not_open: () => gettext("This day has not started yet."),
 };
-function fail(err) {
-  const message = MESSAGES[err.code];
-  if (!message) console.warn("unexpected error", err.code, err.message);
-  S.setError(state, message ? message(err) : err.status >= 500
-    ? gettext("The server had a problem. Try again in a moment.") : gettext("Something went wrong. Reload the page."));
+async function fail(err) {
+  const own = MESSAGES[err.code];
+  let said = own && own(err);
+  if (!said) said = await import("./errors.js").then((m) => m.errorSentence(err), () => null);
+  if (!said) console.warn("unexpected error", err.code, err.message);
+  S.setError(state, said || (err.status >= 500
+    ? gettext("The server had a problem. Try again in a moment.") : gettext("Something went wrong. Reload the page.")));
   S.setBusy(state, false);
   draw();
 }

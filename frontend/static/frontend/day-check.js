@@ -10,6 +10,10 @@ import { el, fmt } from "./dom.js";
 const root = document.getElementById("day-check");
 const date = root.dataset.date;
 const viewer = root.dataset.viewer || null;
+// The viewer's own ranked game (the page's, only for its player): a newcomer's is in no
+// archive yet, so without it a new site's first days would replay nothing at all.
+const ownNode = document.getElementById("own-game");
+const own = ownNode ? JSON.parse(ownNode.textContent) : null;
 
 // The form is built here, not in the template: without JavaScript there is nothing to run.
 const title = el("h2", { id: "day-check-title", text: gettext("Check this day in your browser") });
@@ -101,13 +105,21 @@ function tableCheck(entries) {
   return pass(gettext("The archive says what this page shows for every rank listed."));
 }
 
-function show(checks) {
+function show(checks, replayed = true) {
   list.replaceChildren(...checks.map((c) => el("li", { class: c.ok ? "check-pass" : "check-fail" },
     el("span", { class: "check-mark", "aria-hidden": "true", text: c.ok ? "✓" : "✗" }), " ", c.text)));
   const failed = checks.filter((c) => !c.ok).length;
-  status.textContent = failed === 0 ? gettext("Every check passed.")
+  // Nothing replayed is not "every check passed": only the commitment was checked.
+  status.textContent = failed === 0 && !replayed ? gettext("The commitment checks, but there is no game on this day to replay.")
+    : failed === 0 ? gettext("Every check passed.")
     : fmt(ngettext("%(count)s check failed.", "%(count)s checks failed.", failed), { count: failed });
   status.className = "check-status " + (failed === 0 ? "check-pass" : "check-fail");
+}
+
+// The viewer's own game replayed, when the archive does not hold it (a newcomer's).
+async function ownCheck(engine, seed) {
+  const checked = await replayCheck(engine, own, seed);
+  return { ok: checked.ok, text: `${gettext("Your game, not in the public archive yet (a newcomer's):")} ${checked.text}` };
 }
 
 async function check() {
@@ -121,18 +133,24 @@ async function check() {
     entries = await getJSONLines(`/api/challenges/${date}/archive`);
   } catch {
     checks.push(fail(gettext("The day's archive could not be loaded, so no game was replayed.")));
-    return checks;
+    return { checks, replayed: false };
   }
+  const ownApart = own !== null && !own.listed;
   if (entries.length === 0) {
-    checks.push(pass(gettext("Nobody is ranked on this day: there is no game to replay.")));
-    return checks;
+    checks.push(pass(gettext("The public archive of this day holds no game yet: there is no public game to replay.")));
+    if (ownApart) checks.push(await ownCheck(engine, seed));
+    return { checks, replayed: ownApart };
   }
   checks.push(seedCheck(entries, seed));
-  const entry = pick(entries, wanted);
-  checks.push(entry ? await replayCheck(engine, entry, seed)
-    : fail(fmt(gettext("No game is ranked %(rank)s on this day."), { rank: wanted })));
+  // The rank asked for, else the viewer's own game (replayed apart when the archive has not got it), else the first.
+  const entry = wanted === null && ownApart ? null : pick(entries, wanted);
+  if (wanted === null && ownApart) checks.push(await ownCheck(engine, seed));
+  else {
+    checks.push(entry ? await replayCheck(engine, entry, seed)
+      : fail(fmt(gettext("No game is ranked %(rank)s on this day."), { rank: wanted })));
+  }
   checks.push(orderCheck(engine, entries), tableCheck(entries));
-  return checks;
+  return { checks, replayed: true };
 }
 
 form.addEventListener("submit", async (ev) => {
@@ -142,7 +160,8 @@ form.addEventListener("submit", async (ev) => {
   status.className = "check-status";
   status.textContent = gettext("Checking…");
   try {
-    show(await check());
+    const { checks, replayed } = await check();
+    show(checks, replayed);
   } catch {
     // E.g. no WebCrypto (a page served over plain http from another host): say so, never hang.
     show([fail(gettext("This browser could not run the check."))]);

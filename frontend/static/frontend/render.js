@@ -107,7 +107,7 @@ function renderHistory(root, state) {
 function renderLog(root, state) {
   const log = $(root, "#log");
   renderGrowing(log, state.announcements, (e) => el("p", { text: eventText(e) }));
-  // The lines rebuilt from the history on load are not news: only what follows is read out.
+  // Lines rebuilt from the history on load are old news: only what follows is read.
   log.setAttribute("aria-live", "polite");
 }
 
@@ -177,7 +177,9 @@ function statusText(v) {
     }
     if (r.rank && r.provisional) {
       // A newcomer's: ranked, not on the public board yet (docs/fairplay.md "Newcomers").
-      return fmt(gettext("Verified: rank %(rank)s, provisional: newcomers are listed on the public board once they have played a few days."), r);
+      const d = $(document, "#daily").dataset;  // as the board
+      return fmt(gettext("Verified: rank %(rank)s, provisional: newcomers get a number on the public board once they have played on %(days)s of the %(window)s days before; until then they are listed apart, as new players."),
+        { rank: r.rank, days: d.establishedDays, window: d.establishedWindow });
     }
     return r.rank ? fmt(gettext("Verified: rank %(rank)s."), r) : gettext("Verified.");
   }

@@ -29,12 +29,27 @@ function stepLayer(step, at) {
 const explored = explorerLayer(root, data, { engineAsk: (i) => (analysis && analysis.asks[i] ? analysis.asks[i].best : null) });
 const go = mountReplay(root, data, { layers: [stepLayer, explored] });
 
+// Luck and par said in words for a reader who is no statistician: which way the draws went,
+// and the score as a share of the par.
+function summaryWords() {
+  const pairs = new Intl.NumberFormat(document.documentElement.lang || "en",
+    { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(Math.abs(analysis.luck));
+  const luck = Math.abs(analysis.luck) < 0.05 ? gettext("The draws were worth what they are worth on average.")
+    : fmt(analysis.luck > 0 ? gettext("The draws were worth %(pairs)s pairs more than average.")
+      : gettext("The draws were worth %(pairs)s pairs less than average."), { pairs });
+  const score = Number(document.getElementById("analysis").dataset.score);
+  if (!analysis.par || !score) return luck;
+  const share = new Intl.NumberFormat(document.documentElement.lang || "en", { style: "percent" }).format(score / analysis.par);
+  // Two sentences in a row: a space between them, none in Japanese.
+  return fmt(gettext("%(first)s %(second)s"), { first: luck, second: fmt(gettext("The score is %(share)s of the par."), { share }) });
+}
+
 function drawSummary() {
-  $(root, "#analysis-status").hidden = true;
-  $(root, "#analysis-summary").hidden = false;
+  $(root, "#analysis-summary").dataset.ready = "true";
   $(root, "#analysis-accuracy").textContent = accuracyText(analysis.accuracy);
   $(root, "#analysis-luck").textContent = fmt(gettext("%(luck)s pairs"), { luck: pairsText(analysis.luck) });
   $(root, "#analysis-par").textContent = analysis.par === null ? "—" : String(analysis.par);
+  $(root, "#analysis-status").textContent = summaryWords();
   const costly = analysis.asks.filter((a) => a.label);
   $(root, "#analysis-moments").replaceChildren(...costly.map((a) => el("li", { class: a.label },
     el("a", { href: `#step-${a.index + 1}`, "data-step": a.index + 1,

@@ -1,5 +1,6 @@
 // What a refusal of the leagues' API means to the player, in their language.
 /* global gettext */
+import { errorSentence } from "../frontend/errors.js";
 
 const MESSAGES = {
   bad_name: () => gettext("That name cannot be used: 1 to 40 letters, digits, spaces and . ' -, in one script."),
@@ -19,5 +20,5 @@ const NAME_MESSAGES = {
 
 export function problem(err, forName = false) {
   const known = (forName && NAME_MESSAGES[err.code]) || MESSAGES[err.code];
-  return known ? known() : gettext("Something went wrong.") + " (" + err.code + ")";
+  return known ? known() : errorSentence(err) || gettext("Something went wrong.") + " (" + err.code + ")";
 }
