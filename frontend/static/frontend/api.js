@@ -1,5 +1,5 @@
-// Every HTTP call of the pages goes through here. No DOM, no game logic.
-// Errors are thrown as ApiError with .code (the server's "error" field) and .status.
+// Every HTTP call of the pages: no DOM, no game logic. Errors are thrown as ApiError
+// with .code (the server's "error" field) and .status.
 
 export class ApiError extends Error {
   constructor(code, detail, status, retryAfter = null) {
@@ -15,12 +15,9 @@ function csrfToken() {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
-// A 429 is not a dead end: the request is made again once its Retry-After has passed
-// (a few times at most), and whoever listens (wait.js: the page's notice) is told how
-// long the wait is; ``null`` once it is over.
+// A 429 is retried after its Retry-After (a few times), listeners (wait.js) told the
+// wait, null once over; a wait of hours (analyses all taken) is the page's to say.
 const RETRIES_AFTER_429 = 4;
-// A wait longer than this (the day's analyses all taken: hours) is the page's to say, not
-// to sit through.
 const LONGEST_WAIT_429 = 120;
 const waitListeners = new Set();
 export function onRateLimitWait(listener) {

@@ -9,11 +9,13 @@
 const malformed = () => gettext("The page sent a request the server cannot read: reload the page, then try again.");
 
 export const ERRORS = {
+  analysis_budget: () => gettext("Today's analyses are all taken: this game can be analysed later."),
   bad_code: () => gettext("This code is unknown, expired or already used. Show a new one on your other device."),
   bad_date: () => gettext("This is not a day of the game: write it as YYYY-MM-DD, from the first day to today."),
   bad_input: () => gettext("The game does not take these options: choose from the form's choices."),
   bad_json: malformed,
   bad_login: () => gettext("Unknown name or wrong password."),
+  bad_moves: malformed,
   bad_move: () => gettext("That is not a move of this game."),
   bad_name: () => gettext("That name cannot be used. Try letters and digits."),
   bad_options: () => gettext("The game does not take these options: choose from the form's choices."),
@@ -41,6 +43,7 @@ export const ERRORS = {
   not_found: () => gettext("This cannot be found (any more): reload the page."),
   not_open: () => gettext("This day has not started yet."),
   not_owner: () => gettext("Only the league's owner can do this."),
+  too_many_moves: malformed,
   rate_limited: (err) => (err.retryAfter
     ? interpolate(gettext("Too many requests: try again in %(seconds)s seconds."), { seconds: err.retryAfter }, true)
     : gettext("Too many requests: try again in a moment.")),
