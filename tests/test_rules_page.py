@@ -127,3 +127,22 @@ def test_the_share_squares_are_explained_on_the_rules_page_and_the_daily_page(cl
         assert all(words in said for words, (_, said) in zip(LEGEND[lang], items, strict=True)), (path, items)
     share_js = (settings.BASE_DIR / "frontend" / "static" / "frontend" / "share.js").read_text()
     assert 'SQUARES = { given: "🟩", caught: "🟦", fish: "⬜" }' in share_js
+
+
+# What is ranked: reading the table (issue 50), said on the rules page in each language.
+SKILL = {
+    "en": "Reading the table is the skill.",
+    "fr": "Lire la table, c'est tout le jeu.",
+    "de": "Den Tisch lesen ist das Können.",
+    "ja": "テーブルを読むことが腕前です。",
+}
+
+
+@pytest.mark.parametrize("lang", list(SKILL))
+def test_the_rules_page_says_the_table_is_the_players_to_read(client, lang):
+    """The opponent reads the whole history with a perfect memory; the ranked table gives no
+    aid beyond it, and the analysis values each ask from the table alone: said in the
+    section on what "ranked" means."""
+    html = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    ranked = html.split('id="rules-ranked"', 1)[1].split("</section>", 1)[0]
+    assert SKILL[lang] in ranked.replace("&#x27;", "'").replace("&#39;", "'")
