@@ -24,7 +24,7 @@ from config.rates import hit
 from config.throttling import LoginThrottle, PlayerCreateThrottle, login_failed, login_name_refused
 from games.rules.base import DomainError
 
-from . import ask_api, selectors, services
+from . import analysis_jobs, ask_api, selectors, services
 from .ask_api import AskIn
 from .auth import PLAYER_BACKEND, current_player
 from .models import Attempt
@@ -520,7 +520,9 @@ class AnalysisView(APIView):
             if wait is not None:
                 raise exceptions.Throttled(wait)
             player = current_player(request)
-            services.analysis_wanted(attempt_id=attempt.pk, own=player is not None and player.pk == attempt.player_id)
+            analysis_jobs.analysis_wanted(
+                attempt_id=attempt.pk, own=player is not None and player.pk == attempt.player_id
+            )
         return self._answer(attempt)
 
     @staticmethod

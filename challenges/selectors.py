@@ -236,7 +236,7 @@ def day_par(*, challenge: DailyChallenge, now: dt.datetime | None = None) -> int
 
 def attempt_analysis(*, attempt: Attempt) -> dict[str, Any] | None:
     """The stored analysis of a game whose day's seed is public, with the day's par; None
-    while it is not worked out (the caller asks services.analysis_wanted)."""
+    while it is not worked out (the caller asks analysis_jobs.analysis_wanted)."""
     if not attempt.challenge.is_revealed(timezone.now()):
         return None
     row = GameAnalysis.objects.filter(attempt=attempt, version=analysis_game.VERSION).first()

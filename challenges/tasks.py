@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from . import hooks, services
+from . import analysis_jobs, hooks, services
 
 # Acknowledged once done (a killed worker gives the message back); a database outage is
 # retried with backoff; the sweeper catches whatever still falls through.
@@ -48,19 +48,19 @@ ANALYSIS = dict(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 
 @shared_task(**ANALYSIS)
 def analyse_attempt(attempt_id: int) -> bool:
-    return services.attempt_analyse(attempt_id=attempt_id)
+    return analysis_jobs.attempt_analyse(attempt_id=attempt_id)
 
 
 @shared_task(**ANALYSIS)
 def analyses_due() -> int:
-    return services.analyses_due()
+    return analysis_jobs.analyses_due()
 
 
 @shared_task(**ANALYSIS)
 def pars_due() -> int:
-    return services.pars_due()
+    return analysis_jobs.pars_due()
 
 
 @shared_task(**ANALYSIS)
 def day_par(challenge_id: int) -> None:
-    services.day_par_of(challenge_id=challenge_id)
+    analysis_jobs.day_par_of(challenge_id=challenge_id)

@@ -284,7 +284,7 @@ def player_days(
     """A player's page: each day they ranked, newest first, with its result and rank (None
     when disqualified or held), its replay once the day's deal is public and, with
     ``accuracy`` (the player's own page), the game's accuracy once analysed (after the
-    close: challenges.services.analysis_wanted; None until then).
+    close: challenges.analysis_jobs.analysis_wanted; None until then).
 
     Held means private: a held result is listed only with ``private`` (its own player, who
     sees it under review, or a reviewer), today's included; and a provisional result's rank,

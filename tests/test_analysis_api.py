@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from challenges import services
+from challenges import analysis_jobs, services
 from challenges.models import DayPar, GameAnalysis
 from games.analysis import game as analysis_game
 from tests.conftest import first_rank, verified_game
@@ -79,7 +79,7 @@ def test_before_the_close_the_analysis_is_refused_and_nothing_is_worked_out():
     admin = Client()
     admin.force_login(root)
     assert admin.get(url).status_code == 409
-    assert services.pars_due() == 0  # the beat leaves an open day alone
+    assert analysis_jobs.pars_due() == 0  # the beat leaves an open day alone
     board = Client().get(f"/leaderboard/{attempt.challenge.date}/").content.decode()
     assert 'id="par"' not in board
     assert not GameAnalysis.objects.exists() and not DayPar.objects.exists()
@@ -91,7 +91,7 @@ def test_the_beat_works_out_the_par_of_a_closed_day_and_the_leaderboard_shows_it
     type(attempt.challenge).objects.filter(pk=attempt.challenge_id).update(
         reveals_at=timezone.now() - dt.timedelta(hours=1)
     )
-    assert services.pars_due() == 1 and services.pars_due() == 0  # once
+    assert analysis_jobs.pars_due() == 1 and analysis_jobs.pars_due() == 0  # once
     score = DayPar.objects.get().score
     assert score == analysis_game.par(attempt.challenge.seed)["score"]
     board = Client().get(f"/leaderboard/{CLOSED}/").content.decode()
@@ -119,14 +119,14 @@ def test_an_analysis_goes_on_its_own_queue_and_a_pending_one_answers_202(monkeyp
     assert sent == [("analyse_attempt", ((attempt.pk,),), {"queue": "analysis", "retry": False})]
     # A page asking again meanwhile does not queue it twice.
     assert Client().post(f"/api/attempts/{attempt.pk}/analysis").status_code == 202 and len(sent) == 1
-    cache.delete(services.ANALYSIS_WANTED.format(attempt.pk))  # (ids come back in the next test's database)
+    cache.delete(analysis_jobs.ANALYSIS_WANTED.format(attempt.pk))  # (ids come back in the next test's database)
 
 
 def test_a_practice_game_has_no_analysis():
     attempt = verified_game("Practice Pat", day=CLOSED, choose=first_rank)
     type(attempt).objects.filter(pk=attempt.pk).update(ranked=False)
     assert Client().get(f"/api/attempts/{attempt.pk}/analysis").status_code == 404
-    assert services.attempt_analyse(attempt_id=attempt.pk) is False
+    assert analysis_jobs.attempt_analyse(attempt_id=attempt.pk) is False
 
 
 def test_games_not_analysed_yet_are_asked_for_a_few_times_an_hour_per_address_and_an_analysed_one_always():
@@ -160,9 +160,9 @@ def test_the_beat_analyses_every_ranked_game_of_a_closed_day_together_once(monke
     )
     assert settings.CELERY_BEAT_SCHEDULE["day-analyses"]["task"] == "challenges.tasks.analyses_due"
     assert settings.CELERY_TASK_ROUTES["challenges.tasks.analyses_due"] == {"queue": "analysis"}
-    monkeypatch.setattr(services, "ANALYSIS_BATCH", 2)
-    assert services.analyses_due(seconds=0) == 0 and not GameAnalysis.objects.exists()
-    assert services.analyses_due() == 3 and services.analyses_due() == 0
+    monkeypatch.setattr(analysis_jobs, "ANALYSIS_BATCH", 2)
+    assert analysis_jobs.analyses_due(seconds=0) == 0 and not GameAnalysis.objects.exists()
+    assert analysis_jobs.analyses_due() == 3 and analysis_jobs.analyses_due() == 0
     seed = games[0].challenge.seed
     for attempt in games:
         stored = GameAnalysis.objects.get(attempt=attempt)
@@ -202,7 +202,7 @@ def test_the_day_s_budget_holds_across_addresses_a_game_costs_once_and_a_player_
         assert over.json()["error"] == "analysis_budget" and 0 < int(over["Retry-After"]) <= 86400
         assert sent == [games[0].pk, games[1].pk] and refused._value.get() == before + 1
         # Refused, the game is not left claimed: asked again later it is handed over.
-        assert cache.get(services.ANALYSIS_WANTED.format(games[2].pk)) is None
+        assert cache.get(analysis_jobs.ANALYSIS_WANTED.format(games[2].pk)) is None
         # The games handed over already are still answered (pending), costing nothing.
         assert Client(REMOTE_ADDR=next(address)).post(f"/api/attempts/{games[0].pk}/analysis").status_code == 202
         # A player's own game passes whatever the budget.
@@ -210,7 +210,7 @@ def test_the_day_s_budget_holds_across_addresses_a_game_costs_once_and_a_player_
         assert own.status_code == 202, own.content
         assert sent == [games[0].pk, games[1].pk, games[3].pk]
     for attempt in games:  # (ids come back in the next test's database)
-        cache.delete(services.ANALYSIS_WANTED.format(attempt.pk))
+        cache.delete(analysis_jobs.ANALYSIS_WANTED.format(attempt.pk))
 
 
 def test_a_game_analysed_already_is_answered_when_the_day_s_budget_is_spent():

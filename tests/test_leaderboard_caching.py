@@ -10,7 +10,7 @@ import pytest
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
-from challenges import days, services
+from challenges import analysis_jobs, days, services
 from challenges.models import Attempt, Player
 from games.rules.peche import ENGINE
 from leaderboard.caching import BROWSER_SECONDS, CDN_SECONDS, LeaderboardCacheMiddleware, mark
@@ -25,7 +25,7 @@ CLOSED_DAY = dt.date(2026, 6, 2)
 def closed_day_par():
     """The closed day's par, as the beat works it out minutes after the close: a settled
     day's page is public (a CDN may keep it) only once it holds its par."""
-    services.day_par_ensure(challenge=services.challenge_for_day(day=CLOSED_DAY))
+    analysis_jobs.day_par_ensure(challenge=services.challenge_for_day(day=CLOSED_DAY))
 
 
 def directives(response) -> set[str]:

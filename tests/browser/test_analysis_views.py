@@ -22,14 +22,14 @@ def last_rank(state) -> str:
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_a_closed_day_s_end_panel_and_your_page_show_your_accuracy(new_page, width):
-    from challenges import services
+    from challenges import analysis_jobs
     from challenges.models import DayPar, GameAnalysis
     from tests.conftest import verified_game
 
     first = verified_game("Trend Tia", day=dt.date(2026, 6, 2))
     second = verified_game(day=dt.date(2026, 6, 3), player=first.player, choose=last_rank)
     for attempt in (first, second):
-        services.attempt_analyse(attempt_id=attempt.pk)
+        analysis_jobs.attempt_analyse(attempt_id=attempt.pk)
     today = verified_game(player=first.player)
     page = new_page(locale="fr-FR", viewport={"width": width, "height": 844 if width < 600 else 800})
     page.context.add_cookies([{"name": "sessionid", "value": session_for(first), "url": page.base}])
