@@ -169,8 +169,12 @@ def test_the_beat_analyses_every_ranked_game_of_a_closed_day_together_once(monke
         alone = analysis_game.analyse(seed, attempt.moves)
         assert stored.asks == [a.as_dict() for a in alone.asks] and stored.accuracy == round(alone.accuracy, 1)
     assert DayPar.objects.filter(challenge=games[0].challenge).exists()
-    # A reader's view is now a read.
+    # A reader's view is now a read, and a player's own page shows the game's accuracy
+    # without its replay ever having been opened.
     assert Client().get(f"/api/attempts/{games[2].pk}/analysis").status_code == 200
+    page = client_of(games[0]).get("/me/", follow=True).content.decode()
+    shown = round(GameAnalysis.objects.get(attempt=games[0]).accuracy)
+    assert f'<td class="accuracy">{shown} %</td>' in page
 
 
 def test_the_day_s_budget_holds_across_addresses_a_game_costs_once_and_a_player_s_own_game_always_passes(monkeypatch):
