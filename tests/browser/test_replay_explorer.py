@@ -51,7 +51,8 @@ def test_each_ask_says_how_the_day_s_players_asked_there(new_page, locale, width
         re.compile(r"/api/challenges/.*/positions"), lambda route: (asked.append(route.request.url), held.append(route))
     )
     page.goto(page.base + f"/replays/{shown.pk}/")
-    page.wait_for_selector("#analysis-summary:not([hidden])", timeout=60_000)
+    # The summary keeps its place before the analysis comes: wait for the analysis itself.
+    page.wait_for_selector("#analysis-summary[data-ready=true]", timeout=60_000)
     assert not page.locator("#step-explorer").is_visible()  # the deal: no ask yet
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.querySelector('#step-explorer.loading') !== null")
