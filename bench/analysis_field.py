@@ -37,7 +37,7 @@ from games.rules.base import deck_for
 def field_lines(seed: str, n: int) -> list[list[str]]:
     rng = random.Random(f"analysis-field/{seed}")
     deck = deck_for(seed, None)
-    return [players.play(list(deck), players.PANEL[i % len(players.PANEL)][1], rng)[0] for i in range(n)]
+    return players.field(deck, n, rng)
 
 
 def cpu(work) -> tuple[float, object]:

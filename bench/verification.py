@@ -81,8 +81,7 @@ def panel_lines(seed: str, n: int, rng) -> list[list[str]]:
     from games.fairplay import players
     from games.rules.base import deck_for
 
-    deck = deck_for(seed, None)
-    return [players.play(list(deck), players.PANEL[i % len(players.PANEL)][1], rng)[0] for i in range(n)]
+    return players.field(deck_for(seed, None), n, rng)
 
 
 def lines_of(seed: str, field: str, n: int) -> list[list[str]]:

@@ -235,9 +235,7 @@ class Watcher(Posterior):
         """A watcher that goes on from this one's posterior, with nothing recorded yet (the
         shared positions of ``field``): the belief is shared, never written in place (every
         fact builds a new one), the copies seen are copied."""
-        twin = Watcher(draws=self.draws)
-        twin.belief, twin.unseen, twin.free = self.belief, list(self.unseen), self.free
-        return twin
+        return self._fork_into(Watcher(draws=self.draws))
 
     def choice(self, state: PecheState, rank: str) -> None:
         # Its ask serves the player when it names no rank the player holds.

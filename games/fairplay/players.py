@@ -369,5 +369,11 @@ def play(
     return moves, GameAssessment(watcher.asks, watcher.outcomes), peche.outcome_of(state)
 
 
+def field(deck: list[str], n: int, rng: random.Random) -> list[list[str]]:
+    """A day's field on ``deck``: the asks of ``n`` games by the honest panel's players in
+    turn (habits that repeat one another's lines, memory, greedy, soft-max, random)."""
+    return [play(list(deck), PANEL[i % len(PANEL)][1], rng)[0] for i in range(n)]
+
+
 def deal(name: str) -> list[str]:
     return shuffled_deck(name)

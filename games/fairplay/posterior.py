@@ -60,6 +60,7 @@ import random
 from collections.abc import Iterable
 from functools import cmp_to_key
 from math import comb, factorial, gcd
+from typing import TypeVar
 
 from games.rules.cards import RANK_INDEX, RANK_OF, RANKS
 from games.rules.peche import PLAYER, Observer, PecheState, opponent_miss
@@ -76,6 +77,7 @@ _FACTORIAL = [factorial(n) for n in range(2 * _R + 1)]
 # first, the same for its cards. A block is never empty, and two blocks of free ranks
 # only are never next to each other (they are one: the free ranks are alike).
 Key = tuple[int, ...]
+P = TypeVar("P", bound="Posterior")
 
 
 def mask_of(ranks: Iterable[str]) -> int:
@@ -159,7 +161,9 @@ class Posterior(Observer):
         """A posterior that goes on from this one (a position shared by several games: the
         field's, the analysis's): the belief is shared, never written in place (every fact
         builds a new one), the copies seen are copied."""
-        twin = Posterior()
+        return self._fork_into(Posterior())
+
+    def _fork_into(self, twin: P) -> P:
         twin.belief, twin.unseen, twin.free = self.belief, list(self.unseen), self.free
         return twin
 

@@ -20,8 +20,7 @@ SEED = "field-2026-12-07"
 def _lines(seed: str, n: int) -> list[list[str]]:
     """A small field: the honest panel's habits in turn, plus players who ask at random."""
     rng = random.Random(seed)
-    deck = shuffled_deck(seed)
-    lines = [players.play(list(deck), players.PANEL[i % len(players.PANEL)][1], rng)[0] for i in range(n)]
+    lines = players.field(shuffled_deck(seed), n, rng)
     for _ in range(n // 4):
         state, moves = ENGINE.new(seed=seed), []
         while not state.over:
