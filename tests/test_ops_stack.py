@@ -62,18 +62,7 @@ def test_stack_starts_serves_verifies_and_stops(stack):
 
     request = functools.partial(http_request, stack.port)
     assert request("GET", "/readyz")[0] == 200
-    code, player = request("POST", "/api/players", {"name": "Stack player"})
-    assert code == 201, player
-    code, view = request("POST", "/api/challenges/today/attempt", token=player["token"])
-    assert code == 201, view
-    while view["status"] == "playing":
-        code, view = request(
-            "POST",
-            f"/api/attempts/{view['id']}/asks",
-            {"rank": view["hand"][0][:-1], "move": view["move"]},
-            token=player["token"],
-        )
-        assert code == 200, view
+    player, view = play_today(request, "Stack player")
     # The stack's own worker replays it.
     final = wait_for(
         lambda: (
@@ -155,18 +144,7 @@ def test_a_verification_does_not_wait_behind_queued_analyses(stack):
     assert broker.llen("analysis") >= 20, broker.llen("analysis")
     assert GameAnalysis.objects.count() <= 5
 
-    code, player = request("POST", "/api/players", {"name": "Queue Jumper"})
-    assert code == 201, player
-    code, view = request("POST", "/api/challenges/today/attempt", token=player["token"])
-    assert code == 201, view
-    while view["status"] == "playing":
-        code, view = request(
-            "POST",
-            f"/api/attempts/{view['id']}/asks",
-            {"rank": view["hand"][0][:-1], "move": view["move"]},
-            token=player["token"],
-        )
-        assert code == 200, view
+    _, view = play_today(request, "Queue Jumper")
     result = wait_for(lambda: Result.objects.filter(attempt_id=view["id"]).first(), timeout=60, interval=0.2)
     finished = Attempt.objects.get(pk=view["id"]).finished_at
     # Verified while the analyses were still queued…
@@ -211,6 +189,24 @@ def test_two_web_instances_share_the_proxy_and_either_serves_alone(stack):
     os.kill(second, 15)
     wait_for(lambda: _gone(second), timeout=30, interval=0.1)
     assert _status(stack.port, "/healthz") == 502
+
+
+def play_today(request, name: str) -> tuple[dict, dict]:
+    """A new player ``name`` plays today's ranked game to its end over HTTP (the first rank
+    in hand each time): the player (its token) and the attempt's last view."""
+    code, player = request("POST", "/api/players", {"name": name})
+    assert code == 201, player
+    code, view = request("POST", "/api/challenges/today/attempt", token=player["token"])
+    assert code == 201, view
+    while view["status"] == "playing":
+        code, view = request(
+            "POST",
+            f"/api/attempts/{view['id']}/asks",
+            {"rank": view["hand"][0][:-1], "move": view["move"]},
+            token=player["token"],
+        )
+        assert code == 200, view
+    return player, view
 
 
 def _status(port: int, path: str) -> int:
